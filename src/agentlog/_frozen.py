@@ -1,0 +1,96 @@
+"""Read-only containers so that a frozen model is frozen all the way down.
+
+Pydantic's ``frozen=True`` stops attribute assignment, but a ``dict`` field can still be edited
+in place. Every mapping and list inside an event is therefore a ``FrozenDict`` or ``FrozenList``:
+subclasses of ``dict`` and ``list`` (so they compare equal to plain ones and serialise as JSON)
+whose mutating methods raise :class:`~agentlog.errors.ImmutableError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, NoReturn, TypeVar, cast
+
+from pydantic import AfterValidator, JsonValue, PlainSerializer
+
+from agentlog.errors import ImmutableError
+
+__all__ = ["FrozenDict", "FrozenList", "FrozenJson", "FrozenJsonDict", "freeze", "thaw"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
+    raise ImmutableError(
+        f"{type(self).__name__} is read-only: state changes only through an event's state_delta"
+    )
+
+
+class FrozenDict(dict[K, V]):
+    """A ``dict`` that refuses every in-place change."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=lambda kv: repr(kv[0]))))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+
+class FrozenList(list[V]):
+    """A ``list`` that refuses every in-place change."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+    __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (list(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenList({list.__repr__(self)})"
+
+
+def freeze(value: Any) -> Any:
+    """Return ``value`` with every nested dict and list replaced by its read-only twin."""
+    if isinstance(value, dict):
+        if isinstance(value, FrozenDict) and all(
+            not isinstance(v, (dict, list)) or isinstance(v, (FrozenDict, FrozenList))
+            for v in value.values()
+        ):
+            return value
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple) and not isinstance(value, FrozenList):
+        return FrozenList(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Return a plain, mutable deep copy of a frozen value (for tools and SDKs)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+def _freeze_dict(value: dict[str, Any]) -> FrozenDict[str, Any]:
+    return cast("FrozenDict[str, Any]", freeze(value))
+
+
+_plain = PlainSerializer(thaw, when_used="always")
+
+FrozenJson = Annotated[JsonValue, AfterValidator(freeze), _plain]
+"""Any JSON value, deep-frozen."""
+
+FrozenJsonDict = Annotated[dict[str, JsonValue], AfterValidator(_freeze_dict), _plain]
+"""A JSON object, deep-frozen."""

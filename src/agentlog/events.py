@@ -1,0 +1,429 @@
+"""The event contract: ``Event``, ``EventActions`` and the content they carry.
+
+An event is an immutable, validated value. Every model here is frozen, rejects unknown fields,
+and holds only read-only containers, so a stored event can never be edited in place: a change
+to the world is a new event whose ``actions`` say what it does.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Annotated, Any, Final, Literal, Self
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    JsonValue,
+    PlainSerializer,
+    field_validator,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
+
+from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, FrozenList, freeze
+from agentlog.ids import new_event_id
+
+__all__ = [
+    "REMOVED",
+    "ArtifactRef",
+    "CodeExecutionResult",
+    "Content",
+    "CredentialRequest",
+    "ErrorCode",
+    "Event",
+    "EventActions",
+    "EventCompaction",
+    "FunctionCall",
+    "FunctionResponse",
+    "Part",
+    "Removed",
+    "StateDelta",
+    "ToolConfirmation",
+    "Usage",
+]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
+
+
+# --- the REMOVED sentinel -----------------------------------------------------------------------
+
+
+class Removed:
+    """Type of :data:`REMOVED`; there is exactly one instance."""
+
+    _instance: Removed | None = None
+
+    def __new__(cls) -> Removed:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "REMOVED"
+
+    def __reduce__(self) -> str:
+        return "REMOVED"
+
+    def __bool__(self) -> bool:
+        return False
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.is_instance_schema(cls)
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "null", "description": "deletes the key"}
+
+
+REMOVED: Final = Removed()
+"""A ``state_delta`` value that deletes its key. JSON ``null`` in a delta reads as ``REMOVED``."""
+
+
+def _delta_value(value: Any) -> Any:
+    return REMOVED if value is None or value is REMOVED else value
+
+
+def _dump_delta_value(value: Any) -> Any:
+    return None if value is REMOVED else value
+
+
+def _freeze_delta(value: dict[str, Any]) -> FrozenDict[str, Any]:
+    for key in value:
+        if not key or key in ("app:", "user:", "temp:"):
+            raise ValueError(f"state key {key!r} is empty")
+    return FrozenDict({k: v if v is REMOVED else freeze(v) for k, v in value.items()})
+
+
+def _dump_delta(value: Mapping[str, Any]) -> dict[str, Any]:
+    from agentlog._frozen import thaw
+
+    return {k: None if v is REMOVED else thaw(v) for k, v in value.items()}
+
+
+_DeltaValue = Annotated[
+    JsonValue | Removed,
+    BeforeValidator(_delta_value),
+]
+
+StateDelta = Annotated[
+    dict[str, _DeltaValue],
+    AfterValidator(_freeze_delta),
+    PlainSerializer(_dump_delta, when_used="always"),
+]
+"""Key to new value; ``REMOVED`` (or JSON ``null``) deletes the key."""
+
+
+def _freeze_map(value: dict[str, Any]) -> FrozenDict[str, Any]:
+    return FrozenDict(value)
+
+
+# --- content ------------------------------------------------------------------------------------
+
+
+class FunctionCall(_Frozen):
+    """A model's request to run a tool."""
+
+    id: str = Field(min_length=1, description="Unique within the session; answers cite it.")
+    name: str = Field(min_length=1, description="The tool's name.")
+    args: FrozenJsonDict = Field(default_factory=lambda: FrozenDict(), description="Arguments.")
+
+
+class FunctionResponse(_Frozen):
+    """A tool's result, answering the function call with the same ``id``."""
+
+    id: str = Field(min_length=1, description="The id of the call this answers.")
+    name: str = Field(min_length=1, description="The tool's name.")
+    response: FrozenJsonDict = Field(
+        default_factory=lambda: FrozenDict(), description="The result."
+    )
+
+
+class CodeExecutionResult(_Frozen):
+    """The outcome of code a model asked to run."""
+
+    outcome: Literal["ok", "failed", "deadline_exceeded"] = Field(description="How it ended.")
+    output: str = Field(default="", description="What it printed, or the error.")
+
+
+class ArtifactRef(_Frozen):
+    """A pointer to a stored artifact version, in place of its bytes."""
+
+    name: str = Field(min_length=1, description="Artifact name.")
+    version: int = Field(ge=0, description="The version saved.")
+    mime_type: str | None = Field(default=None, description="Media type, if known.")
+    size: int | None = Field(default=None, ge=0, description="Size in bytes, if known.")
+
+
+class Part(_Frozen):
+    """One piece of content: exactly one of its fields is set."""
+
+    text: str | None = Field(default=None, description="Plain text.")
+    function_call: FunctionCall | None = Field(default=None, description="A tool call.")
+    function_response: FunctionResponse | None = Field(default=None, description="A tool result.")
+    code_execution_result: CodeExecutionResult | None = Field(
+        default=None, description="Output of executed code."
+    )
+    artifact_ref: ArtifactRef | None = Field(default=None, description="An artifact pointer.")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        count = sum(
+            v is not None
+            for v in (
+                self.text,
+                self.function_call,
+                self.function_response,
+                self.code_execution_result,
+                self.artifact_ref,
+            )
+        )
+        if count != 1:
+            raise ValueError(f"a part holds exactly one kind of payload, this one holds {count}")
+        return self
+
+    @classmethod
+    def from_text(cls, text: str) -> Part:
+        """A text part."""
+        return cls(text=text)
+
+    @classmethod
+    def from_function_call(cls, name: str, args: Mapping[str, Any], call_id: str) -> Part:
+        """A function-call part."""
+        return cls(function_call=FunctionCall(id=call_id, name=name, args=dict(args)))
+
+    @classmethod
+    def from_function_response(
+        cls, name: str, response: Mapping[str, Any], call_id: str
+    ) -> Part:
+        """A function-response part."""
+        return cls(
+            function_response=FunctionResponse(id=call_id, name=name, response=dict(response))
+        )
+
+
+class Content(_Frozen):
+    """What was said: a role and an ordered list of parts."""
+
+    role: Literal["user", "model"] = Field(description="Who is speaking to the model.")
+    parts: tuple[Part, ...] = Field(min_length=1, description="The parts, in order.")
+
+    @classmethod
+    def from_text(cls, text: str, role: Literal["user", "model"] = "user") -> Content:
+        """Content holding one text part."""
+        return cls(role=role, parts=(Part(text=text),))
+
+
+# --- actions ------------------------------------------------------------------------------------
+
+
+class ToolConfirmation(_Frozen):
+    """A request for a human yes/no before a tool runs, and later its answer."""
+
+    hint: str = Field(default="", description="What the human is asked to approve.")
+    payload: FrozenJson = Field(default=None, description="Data shown with the request.")
+    confirmed: bool | None = Field(default=None, description="The answer; None while pending.")
+
+
+class CredentialRequest(_Frozen):
+    """A tool's request for credentials it does not have."""
+
+    auth_type: str = Field(min_length=1, description="E.g. 'api_key', 'oauth2', 'http_bearer'.")
+    hint: str = Field(default="", description="What the credential is for.")
+    params: FrozenJsonDict = Field(
+        default_factory=lambda: FrozenDict(), description="Scheme details (scopes, URLs, ...)."
+    )
+
+
+class EventCompaction(_Frozen):
+    """A summary that stands in for a range of earlier events in model history."""
+
+    start_timestamp: float = Field(description="Timestamp of the first covered event.")
+    end_timestamp: float = Field(description="Timestamp of the last covered event.")
+    event_ids: tuple[str, ...] = Field(description="Ids of the covered events, in order.")
+    summary: Content = Field(description="The summary, given to the model in their place.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if self.end_timestamp < self.start_timestamp:
+            raise ValueError("compaction end_timestamp is before start_timestamp")
+        return self
+
+
+_ConfirmationMap = Annotated[dict[str, ToolConfirmation], AfterValidator(_freeze_map)]
+_CredentialMap = Annotated[dict[str, CredentialRequest], AfterValidator(_freeze_map)]
+_VersionMap = Annotated[dict[str, Annotated[int, Field(ge=0)]], AfterValidator(_freeze_map)]
+
+
+class EventActions(_Frozen):
+    """What an event does, beyond what it says."""
+
+    state_delta: StateDelta = Field(
+        default_factory=lambda: FrozenDict(), description="State changes; REMOVED deletes."
+    )
+    artifact_delta: _VersionMap = Field(
+        default_factory=lambda: FrozenDict(), description="Artifact name to version saved."
+    )
+    transfer_to_agent: str | None = Field(default=None, description="Agent to hand control to.")
+    escalate: bool = Field(default=False, description="Ask an enclosing loop to stop.")
+    skip_summarization: bool = Field(
+        default=False, description="The tool result is the answer; do not send it to the model."
+    )
+    requested_auth_configs: _CredentialMap = Field(
+        default_factory=lambda: FrozenDict(), description="Credential requests by call id."
+    )
+    requested_tool_confirmations: _ConfirmationMap = Field(
+        default_factory=lambda: FrozenDict(), description="Confirmation requests by call id."
+    )
+    compaction: EventCompaction | None = Field(
+        default=None, description="Set on a compaction event."
+    )
+
+    def is_empty(self) -> bool:
+        """True when the actions do nothing."""
+        return self == _EMPTY_ACTIONS
+
+
+# --- the event ----------------------------------------------------------------------------------
+
+
+class ErrorCode(StrEnum):
+    """Why a model call or a turn stopped short. Map each to a user message; never show it raw."""
+
+    SAFETY = "safety"
+    """The provider stopped output on safety grounds."""
+    RECITATION = "recitation"
+    """The provider stopped output that repeated protected text."""
+    REFUSAL = "refusal"
+    """The model declined to answer."""
+    MAX_TOKENS = "max_tokens"
+    """The output hit its token limit."""
+    CONTEXT_TOO_LONG = "context_too_long"
+    """The prompt exceeded the model's context window."""
+    RATE_LIMITED = "rate_limited"
+    """The provider asked us to slow down."""
+    TIMEOUT = "timeout"
+    """The provider did not answer in time."""
+    AUTHENTICATION = "authentication"
+    """The provider rejected the credentials."""
+    PROVIDER_ERROR = "provider_error"
+    """The provider failed or was unreachable."""
+    MALFORMED_OUTPUT = "malformed_output"
+    """The model's output did not parse or failed its schema, after a retry."""
+    MAX_LLM_CALLS = "max_llm_calls"
+    """The run reached its limit of model calls."""
+    TOOL_NOT_FOUND = "tool_not_found"
+    """The model called a tool that does not exist."""
+    AGENT_NOT_FOUND = "agent_not_found"
+    """A transfer named an agent that does not exist or may not be reached."""
+    INTERNAL = "internal"
+    """A bug or an unexpected failure inside the framework or an agent."""
+
+
+class Usage(_Frozen):
+    """Tokens used by one model call."""
+
+    input_tokens: int = Field(default=0, ge=0, description="Prompt tokens.")
+    output_tokens: int = Field(default=0, ge=0, description="Generated tokens.")
+
+    @property
+    def total_tokens(self) -> int:
+        """Input plus output."""
+        return self.input_tokens + self.output_tokens
+
+
+def _finite_timestamp(value: float) -> float:
+    if not math.isfinite(value) or value < 0:
+        raise ValueError("timestamp must be a finite number of seconds since the epoch")
+    return value
+
+
+class Event(_Frozen):
+    """One immutable record of a turn: what was said (``content``) and done (``actions``)."""
+
+    id: str = Field(default_factory=new_event_id, min_length=1, description="Unique; sorts.")
+    invocation_id: str = Field(min_length=1, description="The turn that produced it.")
+    author: str = Field(min_length=1, description="'user' or the producing agent's name.")
+    timestamp: Annotated[float, AfterValidator(_finite_timestamp)] = Field(
+        default_factory=time.time, description="Seconds since the epoch."
+    )
+    content: Content | None = Field(default=None, description="What was said, if anything.")
+    partial: bool | None = Field(default=None, description="A streamed draft; never stored.")
+    turn_complete: bool | None = Field(default=None, description="Live mode: the turn ended.")
+    interrupted: bool | None = Field(default=None, description="Live mode: output was cut off.")
+    error_code: ErrorCode | None = Field(default=None, description="Typed finish reason.")
+    error_message: str | None = Field(default=None, description="Detail for logs, not users.")
+    long_running_tool_ids: frozenset[str] = Field(
+        default_factory=frozenset, description="Calls that finish later (approvals, jobs)."
+    )
+    branch: str | None = Field(default=None, description="Dotted agent path, e.g. 'root.refunds'.")
+    usage: Usage | None = Field(default=None, description="Tokens used by the model call.")
+    model: str | None = Field(default=None, description="The model that produced it.")
+    actions: EventActions = Field(
+        default_factory=lambda: _EMPTY_ACTIONS, description="What the event does."
+    )
+
+    @field_validator("long_running_tool_ids", mode="before")
+    @classmethod
+    def _ids_as_set(cls, value: Any) -> Any:
+        return frozenset(value) if isinstance(value, list | tuple | set) else value
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _parts(self) -> tuple[Part, ...]:
+        return self.content.parts if self.content is not None else ()
+
+    def function_calls(self) -> list[FunctionCall]:
+        """The function calls in this event's content, in order."""
+        return [p.function_call for p in self._parts() if p.function_call is not None]
+
+    def function_responses(self) -> list[FunctionResponse]:
+        """The function responses in this event's content, in order."""
+        return [p.function_response for p in self._parts() if p.function_response is not None]
+
+    def text(self) -> str:
+        """The text parts joined together; empty when there are none."""
+        return "".join(p.text for p in self._parts() if p.text is not None)
+
+    def has_trailing_code_execution_result(self) -> bool:
+        """True when the last part is a code-execution result."""
+        parts = self._parts()
+        return bool(parts) and parts[-1].code_execution_result is not None
+
+    def is_final_response(self) -> bool:
+        """Whether this event is an answer to show the user (a property of one event, not a turn).
+
+        True when ``skip_summarization`` is set or a long-running call is pending; otherwise true
+        only with no function calls, no function responses, not partial, and not ending with a
+        code-execution result.
+        """
+        if self.actions.skip_summarization or self.long_running_tool_ids:
+            return True
+        return (
+            not self.function_calls()
+            and not self.function_responses()
+            and not self.partial
+            and not self.has_trailing_code_execution_result()
+        )
+
+    def is_error(self) -> bool:
+        """True when the event reports an error."""
+        return self.error_code is not None
+
+
+_EMPTY_ACTIONS: Final = EventActions()

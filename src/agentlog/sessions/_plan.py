@@ -1,0 +1,84 @@
+"""What an append writes, computed once for every backend.
+
+Backends hold only storage code; the rules of SPEC 3 (partials untouched, ``temp:`` stripped,
+scopes routed, timestamps strictly increasing, version advanced) live here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from agentlog._frozen import FrozenDict
+from agentlog.errors import InvalidEventError
+from agentlog.events import Event, StateDelta
+from agentlog.sessions.base import Session
+from agentlog.state import ScopedDelta, apply_delta, split_delta, strip_temp
+
+__all__ = ["AppendPlan", "initial_delta", "plan_append", "session_after"]
+
+_delta_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(StateDelta)
+
+
+@dataclass(frozen=True, slots=True)
+class AppendPlan:
+    """One append, ready to write."""
+
+    event: Event
+    """The event as stored: ``temp:`` keys gone, timestamp after the previous event's."""
+    delta: ScopedDelta
+    """Its delta, routed by scope."""
+    expected_version: int
+    """The version the append was computed from."""
+
+    @property
+    def new_version(self) -> int:
+        """The session's version once the append is stored; also the event's sequence number."""
+        return self.expected_version + 1
+
+
+def plan_append(session: Session, event: Event) -> AppendPlan:
+    """Check the arguments and compute what the append writes (not for partial events)."""
+    if not isinstance(session, Session):
+        raise InvalidEventError(f"append_event takes a Session, not {type(session).__name__}")
+    if not isinstance(event, Event):
+        raise InvalidEventError(f"append_event takes an Event, not {type(event).__name__}")
+    stored = strip_temp(event)
+    if stored.timestamp <= session.last_update_time:
+        # The store is the clock of the log: it keeps timestamps strictly increasing.
+        stored = stored.model_copy(
+            update={"timestamp": math.nextafter(session.last_update_time, math.inf)}
+        )
+    return AppendPlan(
+        event=stored,
+        delta=split_delta(stored.actions.state_delta),
+        expected_version=session.version,
+    )
+
+
+def session_after(session: Session, plan: AppendPlan) -> Session:
+    """The session the caller holds once ``plan`` is stored."""
+    return Session.model_construct(
+        id=session.id,
+        app_name=session.app_name,
+        user_id=session.user_id,
+        state=FrozenDict(apply_delta(session.state, plan.event.actions.state_delta)),
+        events=(*session.events, plan.event),
+        version=plan.new_version,
+        last_update_time=plan.event.timestamp,
+    )
+
+
+def initial_delta(state: Mapping[str, Any] | None) -> ScopedDelta:
+    """``create_session``'s ``state``, validated and routed like a delta."""
+    if not state:
+        return ScopedDelta()
+    try:
+        delta = _delta_adapter.validate_python(dict(state))
+    except ValidationError as exc:
+        raise InvalidEventError(f"initial state is not a valid delta: {exc}") from exc
+    return split_delta(delta)

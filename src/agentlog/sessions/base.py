@@ -1,0 +1,110 @@
+"""The session-store contract: ``Session``, ``GetSessionConfig`` and the ``SessionService`` Protocol.
+
+Every backend passes one conformance suite, :mod:`agentlog.testing.sessions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agentlog._frozen import FrozenDict, FrozenJsonDict
+from agentlog.events import Event
+
+__all__ = ["GetSessionConfig", "Session", "SessionService"]
+
+
+class Session(BaseModel):
+    """A loaded session: its id, the merged state view and the events asked for.
+
+    Read-only. A session changes only by ``SessionService.append_event``, which returns the new
+    ``Session``; ``version`` counts the events stored so far and is what appends are checked
+    against.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1, description="Unique within the app and user.")
+    app_name: str = Field(min_length=1, description="The application it belongs to.")
+    user_id: str = Field(min_length=1, description="The user it belongs to.")
+    state: FrozenJsonDict = Field(
+        default_factory=lambda: FrozenDict(),
+        description="app:, user: and session state, keys with their prefixes.",
+    )
+    events: tuple[Event, ...] = Field(default=(), description="Stored events loaded, in order.")
+    version: int = Field(default=0, ge=0, description="Number of events stored in the session.")
+    last_update_time: float = Field(description="Timestamp of the last stored event or creation.")
+
+
+class GetSessionConfig(BaseModel):
+    """Which events ``get_session`` loads. Both filters together: the last N of those at or after
+    the timestamp."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    num_recent_events: int | None = Field(default=None, ge=0, description="Only the last N.")
+    after_timestamp: float | None = Field(default=None, description="Only those at or after it.")
+
+
+@runtime_checkable
+class SessionService(Protocol):
+    """Where sessions and their events live. Every method may raise ``StoreUnavailableError``."""
+
+    async def create_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        state: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> Session:
+        """Create a session. ``state`` is applied like a delta (``app:``/``user:`` routed,
+        ``temp:`` dropped). Raises ``SessionExistsError`` if the id is taken."""
+        ...
+
+    async def get_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        config: GetSessionConfig | None = None,
+    ) -> Session:
+        """Load a session with its state and the events ``config`` selects (all by default).
+        Raises ``SessionNotFoundError``."""
+        ...
+
+    async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
+        """The sessions of an app (of one user, if given), without events, oldest first."""
+        ...
+
+    async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        """Delete a session's events and session state; app and user state stay.
+        Raises ``SessionNotFoundError``."""
+        ...
+
+    async def append_event(self, session: Session, event: Event) -> Session:
+        """Store ``event`` and its routed delta atomically; return the session after it.
+
+        A partial event is returned untouched (``session`` is returned as is). Otherwise the
+        event, without ``temp:`` keys, is written in one transaction with its delta; if the
+        stored session has moved past ``session.version``, nothing is written and
+        ``StaleSessionError`` is raised. A stored timestamp not after the previous event's is
+        moved just after it, so timestamps strictly increase; the returned session's last event
+        is the event as stored.
+        """
+        ...
+
+    async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
+        """The app's state, keys without the ``app:`` prefix."""
+        ...
+
+    async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
+        """The user's state, keys without the ``user:`` prefix."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections; later calls raise ``StoreUnavailableError``."""
+        ...

@@ -1,0 +1,87 @@
+"""The mapper between events and stored rows: JSON payloads with a format version.
+
+A payload is the event's JSON; its format version is stored beside it. Reading a payload of an
+older version runs the upgraders in turn, so a log written today loads in every later release;
+a payload from a newer release, or one that does not parse, is a ``CorruptRecordError``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Final
+
+from pydantic import JsonValue, TypeAdapter, ValidationError
+
+from agentlog._frozen import freeze
+from agentlog.errors import CorruptRecordError
+from agentlog.events import Event
+
+__all__ = [
+    "EVENT_FORMAT_VERSION",
+    "UPGRADERS",
+    "decode_event",
+    "decode_value",
+    "encode_event",
+    "encode_value",
+]
+
+EVENT_FORMAT_VERSION: Final = 1
+"""The format this release writes."""
+
+Upgrader = Callable[[dict[str, Any]], dict[str, Any]]
+
+UPGRADERS: dict[int, Upgrader] = {}
+"""``UPGRADERS[n]`` turns a format-``n`` payload (parsed JSON) into format ``n + 1``."""
+
+_json_value: TypeAdapter[JsonValue] = TypeAdapter(JsonValue)
+
+
+def encode_event(event: Event) -> str:
+    """The event as a JSON payload of format :data:`EVENT_FORMAT_VERSION`."""
+    return event.model_dump_json(exclude_defaults=True)
+
+
+def decode_event(
+    payload: str | bytes, format_version: int, *, session_id: str, event_id: str | None = None
+) -> Event:
+    """Parse a stored payload, upgrading older formats."""
+    try:
+        if format_version == EVENT_FORMAT_VERSION:
+            return Event.model_validate_json(payload)
+        if format_version > EVENT_FORMAT_VERSION or format_version < 1:
+            raise CorruptRecordError(
+                session_id,
+                event_id,
+                f"format version {format_version} is not one this release reads "
+                f"(it reads 1 to {EVENT_FORMAT_VERSION})",
+            )
+        data = json.loads(payload)
+        for version in range(format_version, EVENT_FORMAT_VERSION):
+            data = UPGRADERS[version](data)
+        return Event.model_validate(data)
+    except (ValidationError, ValueError, KeyError, TypeError) as exc:
+        if isinstance(exc, CorruptRecordError):
+            raise
+        raise CorruptRecordError(session_id, event_id, _reason(exc)) from exc
+
+
+def encode_value(value: Any) -> str:
+    """A state value as compact JSON."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_value(text: str, *, session_id: str, key: str) -> Any:
+    """A stored state value, frozen."""
+    try:
+        return freeze(json.loads(text))
+    except ValueError as exc:
+        raise CorruptRecordError(session_id, None, f"state key {key!r}: {exc}") from exc
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "payload"
+        return f"{where}: {first['msg']}"
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,174 @@
+"""``InMemorySessionService``: the store for tests and throwaway sessions."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentlog.errors import (
+    DuplicateEventError,
+    SessionExistsError,
+    SessionNotFoundError,
+    StaleSessionError,
+    StoreUnavailableError,
+)
+from agentlog.events import Event
+from agentlog.ids import new_session_id
+from agentlog.sessions._plan import initial_delta, plan_append, session_after
+from agentlog.sessions.base import GetSessionConfig, Session
+from agentlog.state import apply_delta, merged_view
+
+__all__ = ["InMemorySessionService"]
+
+
+@dataclass(slots=True)
+class _Record:
+    state: dict[str, Any]
+    last_update_time: float
+    events: list[Event] = field(default_factory=list)
+    event_ids: set[str] = field(default_factory=set)
+
+
+class InMemorySessionService:
+    """Sessions in a dict, guarded by a lock so threads and tasks may share it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sessions: dict[tuple[str, str, str], _Record] = {}
+        self._app_state: dict[str, dict[str, Any]] = {}
+        self._user_state: dict[tuple[str, str], dict[str, Any]] = {}
+        self._closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailableError("InMemorySessionService is closed")
+
+    def _record(self, app_name: str, user_id: str, session_id: str) -> _Record:
+        record = self._sessions.get((app_name, user_id, session_id))
+        if record is None:
+            raise SessionNotFoundError(app_name, user_id, session_id)
+        return record
+
+    def _session(
+        self, app_name: str, user_id: str, session_id: str, record: _Record, events: tuple[Event, ...]
+    ) -> Session:
+        return Session.model_construct(
+            id=session_id,
+            app_name=app_name,
+            user_id=user_id,
+            state=merged_view(
+                self._app_state.get(app_name, {}),
+                self._user_state.get((app_name, user_id), {}),
+                record.state,
+            ),
+            events=events,
+            version=len(record.events),
+            last_update_time=record.last_update_time,
+        )
+
+    async def create_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        state: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> Session:
+        """See ``SessionService.create_session``."""
+        delta = initial_delta(state)
+        sid = session_id or new_session_id()
+        with self._lock:
+            self._check_open()
+            key = (app_name, user_id, sid)
+            if key in self._sessions:
+                raise SessionExistsError(app_name, user_id, sid)
+            record = _Record(state=apply_delta({}, delta.session), last_update_time=time.time())
+            self._sessions[key] = record
+            self._apply_shared(app_name, user_id, delta.app, delta.user)
+            return self._session(app_name, user_id, sid, record, ())
+
+    async def get_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        config: GetSessionConfig | None = None,
+    ) -> Session:
+        """See ``SessionService.get_session``."""
+        with self._lock:
+            self._check_open()
+            record = self._record(app_name, user_id, session_id)
+            events = record.events
+            if config is not None and config.after_timestamp is not None:
+                cutoff = config.after_timestamp
+                events = [e for e in events if e.timestamp >= cutoff]
+            if config is not None and config.num_recent_events is not None:
+                n = config.num_recent_events
+                events = events[len(events) - n :] if n else []
+            return self._session(app_name, user_id, session_id, record, tuple(events))
+
+    async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
+        """See ``SessionService.list_sessions``."""
+        with self._lock:
+            self._check_open()
+            return [
+                self._session(app, user, sid, record, ())
+                for (app, user, sid), record in self._sessions.items()
+                if app == app_name and (user_id is None or user == user_id)
+            ]
+
+    async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        """See ``SessionService.delete_session``."""
+        with self._lock:
+            self._check_open()
+            self._record(app_name, user_id, session_id)
+            del self._sessions[(app_name, user_id, session_id)]
+
+    async def append_event(self, session: Session, event: Event) -> Session:
+        """See ``SessionService.append_event``."""
+        if event.partial:
+            return session
+        plan = plan_append(session, event)
+        with self._lock:
+            self._check_open()
+            record = self._record(session.app_name, session.user_id, session.id)
+            if len(record.events) != plan.expected_version:
+                raise StaleSessionError(session.id, plan.expected_version, len(record.events))
+            if plan.event.id in record.event_ids:
+                raise DuplicateEventError(session.id, plan.event.id)
+            record.events.append(plan.event)
+            record.event_ids.add(plan.event.id)
+            record.state = apply_delta(record.state, plan.delta.session)
+            record.last_update_time = plan.event.timestamp
+            self._apply_shared(session.app_name, session.user_id, plan.delta.app, plan.delta.user)
+        return session_after(session, plan)
+
+    async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
+        """See ``SessionService.get_app_state``."""
+        with self._lock:
+            self._check_open()
+            return dict(self._app_state.get(app_name, {}))
+
+    async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
+        """See ``SessionService.get_user_state``."""
+        with self._lock:
+            self._check_open()
+            return dict(self._user_state.get((app_name, user_id), {}))
+
+    async def close(self) -> None:
+        """See ``SessionService.close``."""
+        with self._lock:
+            self._closed = True
+
+    def _apply_shared(
+        self, app_name: str, user_id: str, app: Mapping[str, Any], user: Mapping[str, Any]
+    ) -> None:
+        if app:
+            self._app_state[app_name] = apply_delta(self._app_state.get(app_name, {}), app)
+        if user:
+            key = (app_name, user_id)
+            self._user_state[key] = apply_delta(self._user_state.get(key, {}), user)

@@ -1,0 +1,437 @@
+"""``SqliteSessionService``: the embedded default, one file in WAL mode.
+
+One connection lives on one worker thread, so the event loop never blocks on disk and the
+driver is only ever touched from the thread that opened it. Several processes may share the
+file: each append takes SQLite's write lock (``BEGIN IMMEDIATE``) and waits for it up to
+``timeout`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from agentlog.errors import (
+    DuplicateEventError,
+    SessionExistsError,
+    SessionNotFoundError,
+    StaleSessionError,
+    StoreError,
+    StoreUnavailableError,
+)
+from agentlog.events import REMOVED, Event
+from agentlog.ids import new_session_id
+from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, session_after
+from agentlog.sessions.base import GetSessionConfig, Session
+from agentlog.sessions.codec import (
+    EVENT_FORMAT_VERSION,
+    decode_event,
+    decode_value,
+    encode_event,
+    encode_value,
+)
+from agentlog.sessions.migrations import load_migrations, split_statements
+from agentlog.state import ScopedDelta, merged_view
+
+__all__ = ["SqliteSessionService"]
+
+T = TypeVar("T")
+
+_MIGRATIONS_TABLE: Final = (
+    "CREATE TABLE IF NOT EXISTS agentlog_migrations ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+)
+
+
+class SqliteSessionService:
+    """Sessions in one SQLite file (WAL; every commit durable unless told otherwise).
+
+    Args:
+        path: the database file (created if missing), or ``":memory:"``.
+        timeout: seconds to wait for another process's write lock before
+            ``StoreUnavailableError``.
+        risk_losing_recent_commits_on_power_loss: use ``synchronous=NORMAL``: faster
+            commits, and an operating-system crash or power cut may lose the last few (the
+            file stays consistent). Off by default: every commit is fsynced (``FULL``).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 10.0,
+        risk_losing_recent_commits_on_power_loss: bool = False,
+    ) -> None:
+        self._path = str(path)
+        self._timeout = timeout
+        self._synchronous = "NORMAL" if risk_losing_recent_commits_on_power_loss else "FULL"
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agentlog-sqlite")
+        self._conn: sqlite3.Connection | None = None
+        self._closed = False
+        self._executor.submit(self._open).result()
+
+    @property
+    def path(self) -> str:
+        """The database file."""
+        return self._path
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        try:
+            if self._path != ":memory:":
+                Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self._path, timeout=self._timeout, isolation_level=None, check_same_thread=True
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA synchronous={self._synchronous}")
+            conn.execute("PRAGMA foreign_keys=ON")
+            self._conn = conn
+            self._migrate(conn)
+        except sqlite3.Error as exc:
+            raise StoreUnavailableError(f"cannot open SQLite store {self._path!r}: {exc}") from exc
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        conn.execute(_MIGRATIONS_TABLE)
+        # The write lock first, so two processes opening a new file never both migrate.
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            applied = {row[0] for row in conn.execute("SELECT version FROM agentlog_migrations")}
+            for migration in load_migrations("sqlite"):
+                if migration.version in applied:
+                    continue
+                for statement in split_statements(migration.sql):
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO agentlog_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._closed:
+            raise StoreUnavailableError(f"SqliteSessionService({self._path!r}) is closed")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(self._guard, fn, *args))
+
+    def _guard(self, fn: Callable[..., T], *args: Any) -> T:
+        conn = self._conn
+        if conn is None or self._closed:
+            raise StoreUnavailableError(f"SqliteSessionService({self._path!r}) is closed")
+        try:
+            return fn(conn, *args)
+        except StoreError:
+            raise
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailableError(f"SQLite store {self._path!r}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnavailableError(f"SQLite store {self._path!r} failed: {exc}") from exc
+
+    @staticmethod
+    def _transaction(conn: sqlite3.Connection, begin: str, body: Callable[[], T]) -> T:
+        conn.execute(begin)
+        try:
+            result = body()
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return result
+
+    # --- the contract -----------------------------------------------------------------------
+
+    async def create_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        state: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> Session:
+        """See ``SessionService.create_session``."""
+        delta = initial_delta(state)
+        sid = session_id or new_session_id()
+        return await self._run(self._create, app_name, user_id, sid, delta)
+
+    def _create(
+        self, conn: sqlite3.Connection, app_name: str, user_id: str, sid: str, delta: ScopedDelta
+    ) -> Session:
+        def body() -> Session:
+            now = time.time()
+            try:
+                row = conn.execute(
+                    "INSERT INTO sessions (app_name, user_id, session_id, version, create_time,"
+                    " last_update_time) VALUES (?, ?, ?, 0, ?, ?) RETURNING pk",
+                    (app_name, user_id, sid, now, now),
+                ).fetchone()
+            except sqlite3.IntegrityError as exc:
+                raise SessionExistsError(app_name, user_id, sid) from exc
+            _write_delta(conn, row[0], app_name, user_id, delta)
+            return self._load(conn, app_name, user_id, sid, None, with_events=False)
+
+        return self._transaction(conn, "BEGIN IMMEDIATE", body)
+
+    async def get_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        config: GetSessionConfig | None = None,
+    ) -> Session:
+        """See ``SessionService.get_session``."""
+        return await self._run(self._get, app_name, user_id, session_id, config)
+
+    def _get(
+        self,
+        conn: sqlite3.Connection,
+        app_name: str,
+        user_id: str,
+        sid: str,
+        config: GetSessionConfig | None,
+    ) -> Session:
+        # One read transaction: the session row, its state and its events from one snapshot.
+        return self._transaction(
+            conn, "BEGIN", lambda: self._load(conn, app_name, user_id, sid, config)
+        )
+
+    def _load(
+        self,
+        conn: sqlite3.Connection,
+        app_name: str,
+        user_id: str,
+        sid: str,
+        config: GetSessionConfig | None,
+        *,
+        with_events: bool = True,
+    ) -> Session:
+        row = conn.execute(
+            "SELECT pk, version, last_update_time FROM sessions"
+            " WHERE app_name = ? AND user_id = ? AND session_id = ?",
+            (app_name, user_id, sid),
+        ).fetchone()
+        if row is None:
+            raise SessionNotFoundError(app_name, user_id, sid)
+        pk, version, last_update_time = row
+        events: tuple[Event, ...] = ()
+        if with_events:
+            events = tuple(
+                decode_event(payload, fmt, session_id=sid, event_id=event_id)
+                for event_id, fmt, payload in self._event_rows(conn, pk, config)
+            )
+        return Session.model_construct(
+            id=sid,
+            app_name=app_name,
+            user_id=user_id,
+            state=merged_view(
+                _state(conn, sid, "SELECT key, value FROM app_state WHERE app_name = ?", app_name),
+                _state(
+                    conn,
+                    sid,
+                    "SELECT key, value FROM user_state WHERE app_name = ? AND user_id = ?",
+                    app_name,
+                    user_id,
+                ),
+                _state(conn, sid, "SELECT key, value FROM session_state WHERE session_pk = ?", pk),
+            ),
+            events=events,
+            version=version,
+            last_update_time=last_update_time,
+        )
+
+    @staticmethod
+    def _event_rows(
+        conn: sqlite3.Connection, pk: int, config: GetSessionConfig | None
+    ) -> list[tuple[str, int, str]]:
+        columns = "SELECT event_id, format_version, payload FROM events WHERE session_pk = ?"
+        params: list[Any] = [pk]
+        if config is not None and config.after_timestamp is not None:
+            columns += " AND timestamp >= ?"
+            params.append(config.after_timestamp)
+        if config is not None and config.num_recent_events is not None:
+            params.append(config.num_recent_events)
+            rows = conn.execute(columns + " ORDER BY seq DESC LIMIT ?", params).fetchall()
+            rows.reverse()
+            return rows
+        return conn.execute(columns + " ORDER BY seq", params).fetchall()
+
+    async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
+        """See ``SessionService.list_sessions``."""
+        return await self._run(self._list, app_name, user_id)
+
+    def _list(self, conn: sqlite3.Connection, app_name: str, user_id: str | None) -> list[Session]:
+        sql = "SELECT user_id, session_id FROM sessions WHERE app_name = ?"
+        params: list[Any] = [app_name]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+
+        def body() -> list[Session]:
+            rows = conn.execute(sql + " ORDER BY create_time, pk", params).fetchall()
+            return [self._load(conn, app_name, u, s, None, with_events=False) for u, s in rows]
+
+        return self._transaction(conn, "BEGIN", body)
+
+    async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        """See ``SessionService.delete_session``."""
+        await self._run(self._delete, app_name, user_id, session_id)
+
+    def _delete(self, conn: sqlite3.Connection, app_name: str, user_id: str, sid: str) -> None:
+        def body() -> None:
+            cursor = conn.execute(
+                "DELETE FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?",
+                (app_name, user_id, sid),
+            )
+            if cursor.rowcount == 0:
+                raise SessionNotFoundError(app_name, user_id, sid)
+
+        self._transaction(conn, "BEGIN IMMEDIATE", body)
+
+    async def append_event(self, session: Session, event: Event) -> Session:
+        """See ``SessionService.append_event``."""
+        if event.partial:
+            return session
+        plan = plan_append(session, event)
+        payload = encode_event(plan.event)
+        await self._run(self._append, session, plan, payload)
+        return session_after(session, plan)
+
+    def _append(
+        self, conn: sqlite3.Connection, session: Session, plan: AppendPlan, payload: str
+    ) -> None:
+        def body() -> None:
+            row = conn.execute(
+                "UPDATE sessions SET version = ?, last_update_time = ?"
+                " WHERE app_name = ? AND user_id = ? AND session_id = ? AND version = ?"
+                " RETURNING pk",
+                (
+                    plan.new_version,
+                    plan.event.timestamp,
+                    session.app_name,
+                    session.user_id,
+                    session.id,
+                    plan.expected_version,
+                ),
+            ).fetchone()
+            if row is None:
+                raise _stale_or_missing(conn, session, plan.expected_version)
+            pk = row[0]
+            try:
+                conn.execute(
+                    "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
+                    " timestamp, format_version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        pk,
+                        plan.new_version,
+                        plan.event.id,
+                        plan.event.invocation_id,
+                        plan.event.author,
+                        plan.event.timestamp,
+                        EVENT_FORMAT_VERSION,
+                        payload,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise DuplicateEventError(session.id, plan.event.id) from exc
+            _write_delta(conn, pk, session.app_name, session.user_id, plan.delta)
+
+        self._transaction(conn, "BEGIN IMMEDIATE", body)
+
+    async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
+        """See ``SessionService.get_app_state``."""
+        sql = "SELECT key, value FROM app_state WHERE app_name = ?"
+        return await self._run(_state, app_name, sql, app_name)
+
+    async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
+        """See ``SessionService.get_user_state``."""
+        sql = "SELECT key, value FROM user_state WHERE app_name = ? AND user_id = ?"
+        return await self._run(_state, user_id, sql, app_name, user_id)
+
+    async def close(self) -> None:
+        """See ``SessionService.close``."""
+        if self._closed:
+            return
+        self._closed = True
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._close_connection)
+        self._executor.shutdown(wait=True)
+
+    def _close_connection(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def _state(conn: sqlite3.Connection, owner: str, sql: str, *params: Any) -> dict[str, Any]:
+    return {
+        key: decode_value(value, session_id=owner, key=key)
+        for key, value in conn.execute(sql, params)
+    }
+
+
+def _write_delta(
+    conn: sqlite3.Connection, pk: int, app_name: str, user_id: str, delta: ScopedDelta
+) -> None:
+    _upsert(
+        conn,
+        delta.session,
+        "DELETE FROM session_state WHERE session_pk = ? AND key = ?",
+        "INSERT INTO session_state (session_pk, key, value) VALUES (?, ?, ?)"
+        " ON CONFLICT (session_pk, key) DO UPDATE SET value = excluded.value",
+        (pk,),
+    )
+    _upsert(
+        conn,
+        delta.app,
+        "DELETE FROM app_state WHERE app_name = ? AND key = ?",
+        "INSERT INTO app_state (app_name, key, value) VALUES (?, ?, ?)"
+        " ON CONFLICT (app_name, key) DO UPDATE SET value = excluded.value",
+        (app_name,),
+    )
+    _upsert(
+        conn,
+        delta.user,
+        "DELETE FROM user_state WHERE app_name = ? AND user_id = ? AND key = ?",
+        "INSERT INTO user_state (app_name, user_id, key, value) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (app_name, user_id, key) DO UPDATE SET value = excluded.value",
+        (app_name, user_id),
+    )
+
+
+def _upsert(
+    conn: sqlite3.Connection,
+    changes: Mapping[str, Any],
+    delete_sql: str,
+    upsert_sql: str,
+    owner: tuple[Any, ...],
+) -> None:
+    for key, value in changes.items():
+        if value is REMOVED:
+            conn.execute(delete_sql, (*owner, key))
+        else:
+            conn.execute(upsert_sql, (*owner, key, encode_value(value)))
+
+
+def _stale_or_missing(
+    conn: sqlite3.Connection, session: Session, expected_version: int
+) -> StoreError:
+    row = conn.execute(
+        "SELECT version FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?",
+        (session.app_name, session.user_id, session.id),
+    ).fetchone()
+    if row is None:
+        return SessionNotFoundError(session.app_name, session.user_id, session.id)
+    return StaleSessionError(session.id, expected_version, row[0])
