@@ -33,7 +33,7 @@ class FrozenDict(dict[K, V]):
     __slots__ = ()
     __setitem__ = __delitem__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
-    __ior__ = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items(), key=lambda kv: repr(kv[0]))))
@@ -51,7 +51,7 @@ class FrozenList(list[V]):
     __slots__ = ()
     __setitem__ = __delitem__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
-    __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+    __iadd__ = __imul__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (list(self),))

@@ -29,7 +29,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, FrozenList, freeze
+from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, freeze
 from agentlog.ids import new_event_id
 
 __all__ = [
@@ -208,9 +208,7 @@ class Part(_Frozen):
         return cls(function_call=FunctionCall(id=call_id, name=name, args=dict(args)))
 
     @classmethod
-    def from_function_response(
-        cls, name: str, response: Mapping[str, Any], call_id: str
-    ) -> Part:
+    def from_function_response(cls, name: str, response: Mapping[str, Any], call_id: str) -> Part:
         """A function-response part."""
         return cls(
             function_response=FunctionResponse(id=call_id, name=name, response=dict(response))
@@ -374,9 +372,7 @@ class Event(_Frozen):
     branch: str | None = Field(default=None, description="Dotted agent path, e.g. 'root.refunds'.")
     usage: Usage | None = Field(default=None, description="Tokens used by the model call.")
     model: str | None = Field(default=None, description="The model that produced it.")
-    actions: EventActions = Field(
-        default_factory=lambda: _EMPTY_ACTIONS, description="What the event does."
-    )
+    actions: EventActions = Field(default_factory=EventActions, description="What the event does.")
 
     @field_validator("long_running_tool_ids", mode="before")
     @classmethod

@@ -41,12 +41,14 @@ class AppendPlan:
         return self.expected_version + 1
 
 
-def plan_append(session: Session, event: Event) -> AppendPlan:
-    """Check the arguments and compute what the append writes (not for partial events)."""
+def plan_append(session: Session, event: Event) -> AppendPlan | None:
+    """Check the arguments and compute what the append writes; ``None`` for a partial event."""
     if not isinstance(session, Session):
         raise InvalidEventError(f"append_event takes a Session, not {type(session).__name__}")
     if not isinstance(event, Event):
         raise InvalidEventError(f"append_event takes an Event, not {type(event).__name__}")
+    if event.partial:
+        return None
     stored = strip_temp(event)
     if stored.timestamp <= session.last_update_time:
         # The store is the clock of the log: it keeps timestamps strictly increasing.

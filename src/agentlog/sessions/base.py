@@ -1,4 +1,4 @@
-"""The session-store contract: ``Session``, ``GetSessionConfig`` and the ``SessionService`` Protocol.
+"""The session-store contract: ``Session``, ``GetSessionConfig`` and ``SessionService``.
 
 Every backend passes one conformance suite, :mod:`agentlog.testing.sessions`.
 """

@@ -53,7 +53,12 @@ class InMemorySessionService:
         return record
 
     def _session(
-        self, app_name: str, user_id: str, session_id: str, record: _Record, events: tuple[Event, ...]
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        record: _Record,
+        events: tuple[Event, ...],
     ) -> Session:
         return Session.model_construct(
             id=session_id,
@@ -130,9 +135,9 @@ class InMemorySessionService:
 
     async def append_event(self, session: Session, event: Event) -> Session:
         """See ``SessionService.append_event``."""
-        if event.partial:
-            return session
         plan = plan_append(session, event)
+        if plan is None:
+            return session
         with self._lock:
             self._check_open()
             record = self._record(session.app_name, session.user_id, session.id)

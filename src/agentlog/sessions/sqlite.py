@@ -75,12 +75,21 @@ class SqliteSessionService:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agentlog-sqlite")
         self._conn: sqlite3.Connection | None = None
         self._closed = False
-        self._executor.submit(self._open).result()
+        try:
+            self._executor.submit(self._open).result()
+        except BaseException:
+            self._executor.shutdown(wait=False)
+            raise
 
     @property
     def path(self) -> str:
         """The database file."""
         return self._path
+
+    @property
+    def synchronous(self) -> str:
+        """The ``PRAGMA synchronous`` level in force: ``FULL`` or ``NORMAL``."""
+        return self._synchronous
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -96,7 +105,7 @@ class SqliteSessionService:
             conn.execute("PRAGMA foreign_keys=ON")
             self._conn = conn
             self._migrate(conn)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailableError(f"cannot open SQLite store {self._path!r}: {exc}") from exc
 
     @staticmethod
@@ -302,9 +311,9 @@ class SqliteSessionService:
 
     async def append_event(self, session: Session, event: Event) -> Session:
         """See ``SessionService.append_event``."""
-        if event.partial:
-            return session
         plan = plan_append(session, event)
+        if plan is None:
+            return session
         payload = encode_event(plan.event)
         await self._run(self._append, session, plan, payload)
         return session_after(session, plan)

@@ -1,0 +1,90 @@
+"""Child-process bodies for the conformance suite's multi-process and crash tests.
+
+They live in an importable module because child processes are started with ``spawn``: a
+forked child would inherit the parent's event loop, threads and open connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentlog.errors import StaleSessionError
+from agentlog.events import Content, Event, EventActions
+from agentlog.sessions.base import GetSessionConfig, Session, SessionService
+
+__all__ = ["ServiceSpec", "append_forever", "append_with_retries"]
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """A picklable recipe for building the same store in another process."""
+
+    factory: str
+    """``module:callable`` returning a ``SessionService``."""
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def build(self) -> SessionService:
+        """Build the store."""
+        module, _, name = self.factory.partition(":")
+        service: SessionService = getattr(importlib.import_module(module), name)(**self.kwargs)
+        return service
+
+
+async def _reload(service: SessionService, app: str, user: str, sid: str) -> Session:
+    # No events: only the version and state are needed to append again.
+    config = GetSessionConfig(num_recent_events=0)
+    return await service.get_session(app_name=app, user_id=user, session_id=sid, config=config)
+
+
+def append_with_retries(
+    spec: ServiceSpec, app: str, user: str, sid: str, worker: int, count: int
+) -> list[str]:
+    """Append ``count`` events, retrying each on ``StaleSessionError``; return their ids."""
+
+    async def run() -> list[str]:
+        service = spec.build()
+        ids: list[str] = []
+        try:
+            session = await _reload(service, app, user, sid)
+            for i in range(count):
+                event = Event(
+                    invocation_id=f"w{worker}",
+                    author=f"worker{worker}",
+                    content=Content.from_text(f"worker {worker} event {i}", role="model"),
+                    actions=EventActions(state_delta={f"w{worker}": i}),
+                )
+                while True:
+                    try:
+                        session = await service.append_event(session, event)
+                        break
+                    except StaleSessionError:
+                        session = await _reload(service, app, user, sid)
+                ids.append(event.id)
+        finally:
+            await service.close()
+        return ids
+
+    return asyncio.run(run())
+
+
+def append_forever(spec: ServiceSpec, app: str, user: str, sid: str) -> None:
+    """Append events, each with a delta, until killed."""
+
+    async def run() -> None:
+        service = spec.build()
+        session = await _reload(service, app, user, sid)
+        i = session.version
+        while True:
+            i += 1
+            event = Event(
+                invocation_id=f"inv-{i}",
+                author="crasher",
+                content=Content.from_text(f"event {i} " + "x" * (i % 7 * 100), role="model"),
+                actions=EventActions(state_delta={"n": i, f"k{i % 5}": i, "gone": None}),
+            )
+            session = await service.append_event(session, event)
+
+    asyncio.run(run())

@@ -1,0 +1,56 @@
+"""Stored payloads carry a format version and are upgraded on read."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from agentlog import CorruptRecordError, Event
+from agentlog.sessions import codec
+from agentlog.testing.sessions import rich_event
+
+
+def test_current_format_round_trips() -> None:
+    event = rich_event()
+    payload = codec.encode_event(event)
+    assert codec.decode_event(payload, codec.EVENT_FORMAT_VERSION, session_id="s") == event
+
+
+def test_older_formats_are_upgraded_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pretend this release writes format 3, and formats 1 and 2 stored the author as "by".
+    def one_to_two(data: dict[str, Any]) -> dict[str, Any]:
+        data["writer"] = data.pop("by")
+        return data
+
+    def two_to_three(data: dict[str, Any]) -> dict[str, Any]:
+        data["author"] = data.pop("writer")
+        return data
+
+    monkeypatch.setattr(codec, "EVENT_FORMAT_VERSION", 3)
+    monkeypatch.setattr(codec, "UPGRADERS", {1: one_to_two, 2: two_to_three})
+    old = json.dumps({"id": "e1", "invocation_id": "i", "by": "user", "timestamp": 1.0})
+    event = codec.decode_event(old, 1, session_id="s", event_id="e1")
+    assert event == Event(id="e1", invocation_id="i", author="user", timestamp=1.0)
+
+
+def test_newer_format_is_refused_by_name() -> None:
+    payload = codec.encode_event(rich_event())
+    with pytest.raises(CorruptRecordError, match="format version 99") as caught:
+        codec.decode_event(payload, 99, session_id="s1", event_id="e9")
+    assert (caught.value.session_id, caught.value.event_id) == ("s1", "e9")
+
+
+@pytest.mark.parametrize("payload", ["{not json", '{"author": "x"}', "[]", ""])
+def test_unparseable_payload_names_session_and_event(payload: str) -> None:
+    with pytest.raises(CorruptRecordError, match="event 'e1' of session 's1'"):
+        codec.decode_event(payload, codec.EVENT_FORMAT_VERSION, session_id="s1", event_id="e1")
+
+
+def test_state_values() -> None:
+    assert codec.decode_value(codec.encode_value({"a": [1, "é"]}), session_id="s", key="k") == {
+        "a": [1, "é"]
+    }
+    with pytest.raises(CorruptRecordError, match="state key 'k'"):
+        codec.decode_value("{", session_id="s", key="k")
