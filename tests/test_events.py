@@ -144,6 +144,14 @@ def test_invalid_events_rejected(payload: dict[str, Any]) -> None:
         Event.model_validate(payload)
 
 
+@pytest.mark.parametrize("number", [float("inf"), float("-inf"), float("nan")])
+def test_non_json_numbers_rejected(number: float) -> None:
+    with pytest.raises(ValidationError, match="not a JSON number"):
+        EventActions(state_delta={"k": {"nested": [number]}})
+    with pytest.raises(ValidationError, match="not a JSON number"):
+        Part.from_function_call("f", {"x": number}, "c1")
+
+
 def test_part_holds_exactly_one_payload() -> None:
     with pytest.raises(ValidationError, match="exactly one"):
         Part(text="a", function_call=CALL.function_call)
@@ -184,7 +192,11 @@ def test_confirmation_payload_is_frozen() -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
     max_leaves=10,
 )

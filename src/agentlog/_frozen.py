@@ -8,8 +8,9 @@ whose mutating methods raise :class:`~agentlog.errors.ImmutableError`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Annotated, Any, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, cast
 
 from pydantic import AfterValidator, JsonValue, PlainSerializer
 
@@ -61,7 +62,13 @@ class FrozenList(list[V]):
 
 
 def freeze(value: Any) -> Any:
-    """Return ``value`` with every nested dict and list replaced by its read-only twin."""
+    """Return ``value`` with every nested dict and list replaced by its read-only twin.
+
+    Raises ``ValueError`` for NaN and infinities, which JSON cannot carry (they would come
+    back from storage as something else).
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{value} is not a JSON number")
     if isinstance(value, dict):
         if isinstance(value, FrozenDict) and all(
             not isinstance(v, (dict, list)) or isinstance(v, (FrozenDict, FrozenList))
@@ -89,8 +96,14 @@ def _freeze_dict(value: dict[str, Any]) -> FrozenDict[str, Any]:
 
 _plain = PlainSerializer(thaw, when_used="always")
 
-FrozenJson = Annotated[JsonValue, AfterValidator(freeze), _plain]
-"""Any JSON value, deep-frozen."""
+if TYPE_CHECKING:
+    # Code reading events sees ``Any`` values rather than the JsonValue union it would have
+    # to narrow at every access; validation still checks them as JSON.
+    FrozenJson = Any
+    FrozenJsonDict = dict[str, Any]
+else:
+    FrozenJson = Annotated[JsonValue, AfterValidator(freeze), _plain]
+    """Any JSON value, deep-frozen."""
 
-FrozenJsonDict = Annotated[dict[str, JsonValue], AfterValidator(_freeze_dict), _plain]
-"""A JSON object, deep-frozen."""
+    FrozenJsonDict = Annotated[dict[str, JsonValue], AfterValidator(_freeze_dict), _plain]
+    """A JSON object, deep-frozen."""
