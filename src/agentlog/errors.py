@@ -4,23 +4,49 @@ The tree::
 
     AgentlogError
     ├── InvalidEventError          an event or message that breaks the contract (ValueError)
+    │   └── InvalidMessageError    a user message the runner cannot take
+    ├── PendingRequestError        an answer to a confirmation or credential request
+    │   ├── UnknownRequestError    names no request of the session (LookupError)
+    │   └── RequestAlreadyAnsweredError  the request was answered before
+    ├── ModelError                 a model call failed; ``error_code`` says why
+    ├── ToolArgumentsError         (agentlog.tools) arguments that do not fit a tool
+    ├── InstructionError           (agentlog.agents) a placeholder names an unset state key
+    ├── ScriptError                (agentlog.models.scripted) a script and its calls disagree
     ├── ImmutableError             a write to a frozen event, session or state view (TypeError)
-    └── StoreError                 anything a session or memory store reports
-        ├── SessionNotFoundError   no session with that app, user and id
-        ├── SessionExistsError     create_session with an id already taken
-        ├── StaleSessionError      the stored session moved on since it was read
-        ├── DuplicateEventError    an event id already stored in that session
-        ├── StoreUnavailableError  closed, unreachable or locked past its timeout
-        └── CorruptRecordError     a stored row that does not parse (names session and event)
+    ├── StoreError                 anything a session or memory store reports
+    │   ├── SessionNotFoundError   no session with that app, user and id
+    │   ├── SessionExistsError     create_session with an id already taken
+    │   ├── StaleSessionError      the stored session moved on since it was read
+    │   ├── DuplicateEventError    an event id already stored in that session
+    │   ├── StoreUnavailableError  closed, unreachable or locked past its timeout
+    │   └── CorruptRecordError     a stored row that does not parse (names session and event)
+    └── ArtifactError              anything an artifact service reports
+        ├── ArtifactNotFoundError  no such artifact, or no such version of it (LookupError)
+        ├── InvalidArtifactNameError  a filename or scope id that cannot be stored (ValueError)
+        └── ArtifactTooLargeError  data over the service's max_bytes (ValueError)
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentlog.events import ErrorCode
+
 __all__ = [
     "AgentlogError",
+    "InvalidMessageError",
+    "ModelError",
+    "PendingRequestError",
+    "RequestAlreadyAnsweredError",
+    "UnknownRequestError",
+    "ArtifactError",
+    "ArtifactNotFoundError",
+    "ArtifactTooLargeError",
     "CorruptRecordError",
     "DuplicateEventError",
     "ImmutableError",
+    "InvalidArtifactNameError",
     "InvalidEventError",
     "SessionExistsError",
     "SessionNotFoundError",
@@ -36,6 +62,39 @@ class AgentlogError(Exception):
 
 class InvalidEventError(AgentlogError, ValueError):
     """An event or message that breaks the event contract."""
+
+
+class InvalidMessageError(InvalidEventError):
+    """A user message the runner cannot take (wrong role, empty, or mixed kinds of parts)."""
+
+
+class PendingRequestError(AgentlogError):
+    """Base of the errors about answers to confirmation and credential requests."""
+
+
+class UnknownRequestError(PendingRequestError, LookupError):
+    """The answer names no confirmation or credential request of the session."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__(f"no pending confirmation or credential request with id {request_id!r}")
+        self.request_id = request_id
+
+
+class RequestAlreadyAnsweredError(PendingRequestError):
+    """The request was answered before; a tool runs at most once per approval."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__(f"request {request_id!r} was already answered")
+        self.request_id = request_id
+
+
+class ModelError(AgentlogError):
+    """A model call that failed before producing an answer; ``error_code`` says why."""
+
+    def __init__(self, error_code: ErrorCode, message: str, *, retryable: bool = False) -> None:
+        super().__init__(f"{error_code.value}: {message}")
+        self.error_code = error_code
+        self.retryable = retryable
 
 
 class ImmutableError(AgentlogError, TypeError):
@@ -101,3 +160,30 @@ class CorruptRecordError(StoreError):
         self.session_id = session_id
         self.event_id = event_id
         self.reason = reason
+
+
+class ArtifactError(AgentlogError):
+    """Base of the errors an artifact service reports."""
+
+
+class ArtifactNotFoundError(ArtifactError, LookupError):
+    """No artifact with that name in the scope, or no such version of it."""
+
+    def __init__(self, filename: str, version: int | None = None) -> None:
+        what = f"version {version} of artifact" if version is not None else "artifact"
+        super().__init__(f"{what} {filename!r} not found")
+        self.filename = filename
+        self.version = version
+
+
+class InvalidArtifactNameError(ArtifactError, ValueError):
+    """A filename (or app, user or session id) that cannot be stored safely."""
+
+
+class ArtifactTooLargeError(ArtifactError, ValueError):
+    """The data is larger than the service accepts."""
+
+    def __init__(self, size: int, max_bytes: int) -> None:
+        super().__init__(f"artifact of {size} bytes is over the limit of {max_bytes} bytes")
+        self.size = size
+        self.max_bytes = max_bytes

@@ -1,0 +1,16 @@
+"""Artifacts: versioned binary blobs saved alongside a session.
+
+``ArtifactService`` is the contract; ``InMemoryArtifactService`` and ``FileArtifactService`` are
+its backends. Names starting with ``user:`` are shared by all of a user's sessions.
+"""
+
+from agentlog.artifacts.base import Artifact, ArtifactService
+from agentlog.artifacts.files import FileArtifactService
+from agentlog.artifacts.memory import InMemoryArtifactService
+
+__all__ = [
+    "Artifact",
+    "ArtifactService",
+    "FileArtifactService",
+    "InMemoryArtifactService",
+]
