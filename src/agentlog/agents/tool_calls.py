@@ -1,0 +1,201 @@
+"""Running the tool calls of one model event, and asking a human where a tool needs it.
+
+The outcome is at most two events: one with the function responses (and the state, artifact
+and flow changes the tools made), then, if any call waits for a person, one request event whose
+long-running calls pause the turn. A waiting call gets no response until it is answered.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from agentlog._frozen import thaw
+from agentlog.agents.base import resolve
+from agentlog.agents.history import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
+from agentlog.context import InvocationContext, ResumeInfo, ToolContext
+from agentlog.events import (
+    Content,
+    CredentialRequest,
+    Event,
+    EventActions,
+    FunctionCall,
+    Part,
+    ToolConfirmation,
+)
+from agentlog.ids import new_event_id
+from agentlog.logs import get_logger
+from agentlog.tools.base import BaseTool, ToolArgumentsError
+
+if TYPE_CHECKING:
+    from agentlog.agents.llm import LlmAgent
+
+__all__ = ["AfterToolCallback", "BeforeToolCallback", "CallsOutcome", "run_calls"]
+
+logger = get_logger("agentlog.tools")
+
+BeforeToolCallback: TypeAlias = Callable[
+    [BaseTool, dict[str, Any], ToolContext],
+    dict[str, Any] | Awaitable[dict[str, Any] | None] | None,
+]
+"""Runs before a tool; a returned dict is used as the result and the tool is skipped (the
+after-tool callback still sees that result, as it would the tool's)."""
+AfterToolCallback: TypeAlias = Callable[
+    [BaseTool, dict[str, Any], ToolContext, dict[str, Any]],
+    dict[str, Any] | Awaitable[dict[str, Any] | None] | None,
+]
+"""Runs after a tool; a returned dict replaces the result."""
+
+DECLINED: dict[str, Any] = {"error": "The user declined this action.", "declined": True}
+
+
+@dataclass
+class CallsOutcome:
+    """What the calls produced."""
+
+    response_event: Event | None = None
+    request_event: Event | None = None
+    waiting: dict[str, str] = field(default_factory=dict)
+    """Call id to tool name, for calls that wait for a person."""
+
+
+async def run_calls(
+    agent: LlmAgent,
+    ctx: InvocationContext,
+    calls: Sequence[FunctionCall],
+    answers: ResumeInfo | None = None,
+) -> CallsOutcome:
+    """Run ``calls`` in order; return the response event and the request event, if any."""
+    tools = agent.tools_by_name()
+    parts: list[Part] = []
+    delta: dict[str, Any] = {}
+    artifact_delta: dict[str, int] = {}
+    transfer: str | None = None
+    escalate = False
+    skips: list[bool] = []
+    confirmations: dict[str, ToolConfirmation] = {}
+    credentials: dict[str, CredentialRequest] = {}
+    outcome = CallsOutcome()
+
+    for call in calls:
+        args = thaw(call.args)
+        tool = tools.get(call.name)
+        if tool is None:
+            available = ", ".join(sorted(tools)) or "none"
+            result: dict[str, Any] = {
+                "error": f"There is no tool named {call.name!r}. Available tools: {available}."
+            }
+            logger.warning("model called unknown tool %r", call.name)
+            parts.append(Part.from_function_response(call.name, result, call.id))
+            continue
+        confirmation = answers.confirmations.get(call.id) if answers else None
+        credential = answers.credentials.get(call.id) if answers else None
+        if confirmation is not None and not confirmation.confirmed:
+            parts.append(Part.from_function_response(call.name, DECLINED, call.id))
+            continue
+        if confirmation is None and tool.needs_confirmation(args):
+            confirmations[call.id] = ToolConfirmation(
+                hint=f"Allow {call.name} with {json.dumps(args, ensure_ascii=False)}?",
+                payload=args,
+            )
+            outcome.waiting[call.id] = call.name
+            continue
+
+        tool_context = ToolContext(
+            ctx, agent, call.id, tool_confirmation=confirmation, credential=credential
+        )
+        result = await _call_tool(agent, tool, args, tool_context)
+        if tool_context.requested_confirmation is not None and confirmation is None:
+            confirmations[call.id] = tool_context.requested_confirmation
+            outcome.waiting[call.id] = call.name
+            continue
+        if tool_context.requested_credential is not None and credential is None:
+            credentials[call.id] = tool_context.requested_credential
+            outcome.waiting[call.id] = call.name
+            continue
+        parts.append(Part.from_function_response(call.name, result, call.id))
+        delta.update(tool_context.delta)
+        artifact_delta.update(tool_context.actions_artifact_delta)
+        transfer = tool_context.transfer_to_agent or transfer
+        escalate = escalate or tool_context.escalate
+        skips.append(tool_context.skip_summarization)
+
+    if parts or delta or artifact_delta:
+        outcome.response_event = agent.new_event(
+            ctx,
+            content=Content(role="user", parts=tuple(parts)) if parts else None,
+            actions=EventActions(
+                state_delta=delta,
+                artifact_delta=artifact_delta,
+                transfer_to_agent=transfer,
+                escalate=escalate,
+                skip_summarization=bool(skips) and all(skips),
+            ),
+        )
+    if confirmations or credentials:
+        outcome.request_event = _request_event(agent, ctx, confirmations, credentials)
+    return outcome
+
+
+async def _call_tool(
+    agent: LlmAgent, tool: BaseTool, args: dict[str, Any], tool_context: ToolContext
+) -> dict[str, Any]:
+    early = None
+    if agent.before_tool_callback is not None:
+        early = await resolve(agent.before_tool_callback(tool, args, tool_context))
+    if early is not None:
+        result: dict[str, Any] = dict(early)
+    else:
+        result = await _run_tool(tool, args, tool_context)
+    if agent.after_tool_callback is not None:
+        replaced = await resolve(agent.after_tool_callback(tool, args, tool_context, result))
+        if replaced is not None:
+            result = dict(replaced)
+    return result
+
+
+async def _run_tool(
+    tool: BaseTool, args: dict[str, Any], tool_context: ToolContext
+) -> dict[str, Any]:
+    try:
+        raw = await tool.run(args, tool_context)
+        return raw if isinstance(raw, dict) else {"result": raw}
+    except ToolArgumentsError as exc:
+        return {"error": str(exc)}
+    except Exception as exc:
+        # The model sees the failure as the tool's result and may try another way; the log
+        # keeps it in the function response.
+        logger.warning("tool %s raised %s: %s", tool.name, type(exc).__name__, exc)
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def _request_event(
+    agent: LlmAgent,
+    ctx: InvocationContext,
+    confirmations: Mapping[str, ToolConfirmation],
+    credentials: Mapping[str, CredentialRequest],
+) -> Event:
+    parts: list[Part] = []
+    for call_id, confirmation in confirmations.items():
+        args = {
+            "function_call_id": call_id,
+            "hint": confirmation.hint,
+            "payload": thaw(confirmation.payload),
+        }
+        parts.append(
+            Part.from_function_call(REQUEST_CONFIRMATION, args, "confirm-" + new_event_id())
+        )
+    for call_id, request in credentials.items():
+        args = {"function_call_id": call_id, "auth_type": request.auth_type, "hint": request.hint}
+        parts.append(Part.from_function_call(REQUEST_CREDENTIAL, args, "cred-" + new_event_id()))
+    return agent.new_event(
+        ctx,
+        content=Content(role="model", parts=tuple(parts)),
+        long_running_tool_ids=frozenset(p.function_call.id for p in parts if p.function_call),
+        actions=EventActions(
+            requested_tool_confirmations=dict(confirmations),
+            requested_auth_configs=dict(credentials),
+        ),
+    )

@@ -1,0 +1,384 @@
+"""``Runner``: turns one user message into a stored, streamed sequence of events.
+
+It stores the user's message first, runs the agent, and stores each non-partial event before
+the agent takes its next step, so state always reflects what the log holds. A failure ends the
+turn with a typed error event; an answer to a pending confirmation resumes the paused turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+from agentlog._frozen import FrozenDict, thaw
+from agentlog.agents.base import BaseAgent
+from agentlog.agents.history import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, is_human_request
+from agentlog.agents.llm import LlmAgent
+from agentlog.artifacts import ArtifactService, InMemoryArtifactService
+from agentlog.context import InvocationContext, ResumeInfo
+from agentlog.errors import (
+    InvalidMessageError,
+    RequestAlreadyAnsweredError,
+    StaleSessionError,
+    UnknownRequestError,
+)
+from agentlog.events import (
+    REMOVED,
+    Content,
+    ErrorCode,
+    Event,
+    EventActions,
+    FunctionResponse,
+    Part,
+    ToolConfirmation,
+)
+from agentlog.ids import new_invocation_id
+from agentlog.logs import get_logger, log_context, set_event
+from agentlog.models.scripted import ScriptError
+from agentlog.run_config import RunConfig
+from agentlog.sessions.base import Session, SessionService
+from agentlog.state import TEMP_PREFIX
+
+__all__ = ["Runner", "confirmation_answer", "credential_answer"]
+
+logger = get_logger("agentlog.runner")
+
+WITHHELD = "[credential withheld from the log]"
+
+
+def confirmation_answer(request_id: str, confirmed: bool, payload: Any = None) -> Content:
+    """The message that answers a confirmation request (the id of its long-running call)."""
+    response = {"confirmed": confirmed, "payload": payload}
+    return Content(
+        role="user",
+        parts=(Part.from_function_response(REQUEST_CONFIRMATION, response, request_id),),
+    )
+
+
+def credential_answer(request_id: str, credential: Mapping[str, Any]) -> Content:
+    """The message that answers a credential request."""
+    response = {"credential": dict(credential)}
+    return Content(
+        role="user", parts=(Part.from_function_response(REQUEST_CREDENTIAL, response, request_id),)
+    )
+
+
+class Runner:
+    """Runs an agent tree over a session store.
+
+    Args:
+        agent: the root agent.
+        session_service: where sessions and events live.
+        app_name: the app the sessions belong to.
+        artifact_service: where artifacts and oversized tool results go (in memory by default).
+        redactor: rewrites each event before it is stored or streamed (e.g. ``PatternRedactor``).
+        max_tool_result_chars: a function response whose JSON is longer is stored as an
+            artifact, and the event keeps a reference and the head of it.
+    """
+
+    def __init__(
+        self,
+        *,
+        agent: BaseAgent,
+        session_service: SessionService,
+        app_name: str = "agentlog",
+        artifact_service: ArtifactService | None = None,
+        redactor: Callable[[Event], Event] | None = None,
+        max_tool_result_chars: int = 16_000,
+    ) -> None:
+        self.agent = agent
+        self.session_service = session_service
+        self.app_name = app_name
+        self.artifact_service: ArtifactService = artifact_service or InMemoryArtifactService()
+        self.redactor = redactor
+        self.max_tool_result_chars = max_tool_result_chars
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._lock_users: dict[tuple[str, str], int] = {}
+
+    # --- public ---------------------------------------------------------------------------
+
+    async def run_async(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        new_message: Content,
+        run_config: RunConfig | None = None,
+        state_delta: Mapping[str, Any] | None = None,
+    ) -> AsyncIterator[Event]:
+        """Run one turn and yield its events, partial ones included.
+
+        Raises before anything is stored when the message is invalid
+        (``InvalidMessageError``), the session is unknown (``SessionNotFoundError``), or an
+        answer names no pending request (``UnknownRequestError``,
+        ``RequestAlreadyAnsweredError``).
+        """
+        _check_message(new_message)
+        key = (user_id, session_id)
+        async with self._session_lock(key):
+            session = await self.session_service.get_session(
+                app_name=self.app_name, user_id=user_id, session_id=session_id
+            )
+            resume = _resolve_answers(session, new_message)
+            invocation_id = resume[0] if resume else new_invocation_id()
+            ctx = InvocationContext(
+                invocation_id=invocation_id,
+                session=session,
+                session_service=self.session_service,
+                artifact_service=self.artifact_service,
+                run_config=run_config or RunConfig(),
+                root_agent=self.agent,
+                user_content=new_message,
+                resume=resume[1] if resume else None,
+            )
+            with log_context(invocation_id, author="user"):
+                stored_message = _withhold_credentials(new_message)
+                user_event = Event(
+                    invocation_id=invocation_id,
+                    author="user",
+                    content=stored_message,
+                    actions=EventActions(state_delta=dict(state_delta or {})),
+                )
+                yield await self._emit(ctx, user_event)
+                agent = self._agent_for(ctx)
+                async for event in self._run_agent(ctx, agent):
+                    yield event
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _session_lock(self, key: tuple[str, str]) -> _LockLease:
+        return _LockLease(self, key)
+
+    def _agent_for(self, ctx: InvocationContext) -> BaseAgent:
+        if ctx.resume is not None:
+            # Resume in the agent that asked, from its nearest ancestor that is not an
+            # LlmAgent, so a pipeline around it carries on after it.
+            agent = self.agent.find_agent(ctx.resume.agent_name)
+            if agent is None:
+                raise InvalidMessageError(
+                    f"the paused turn belongs to agent {ctx.resume.agent_name!r}, "
+                    "which is not in this runner's agent tree"
+                )
+            while agent.parent_agent is not None and not isinstance(agent.parent_agent, LlmAgent):
+                agent = agent.parent_agent
+            return agent
+        for event in reversed(ctx.session.events):
+            if event.author == "user":
+                continue
+            if event.author == self.agent.name:
+                return self.agent
+            agent = self.agent.find_agent(event.author)
+            if agent is None:
+                continue
+            return agent if _transferable(agent) else self.agent
+        return self.agent
+
+    async def _run_agent(self, ctx: InvocationContext, agent: BaseAgent) -> AsyncIterator[Event]:
+        try:
+            async for event in agent.run_async(ctx):
+                yield await self._emit(ctx, event)
+        except ScriptError:
+            yield await self._emit(ctx, self._error_event(ctx, ErrorCode.INTERNAL, "script error"))
+            raise
+        except Exception as exc:
+            logger.exception("the turn failed: %s", exc)
+            message = f"{type(exc).__name__}: {exc}"[:2000]
+            yield await self._emit(ctx, self._error_event(ctx, ErrorCode.INTERNAL, message))
+
+    def _error_event(self, ctx: InvocationContext, code: ErrorCode, message: str) -> Event:
+        return Event(
+            invocation_id=ctx.invocation_id,
+            author=self.agent.name,
+            error_code=code,
+            error_message=message,
+        )
+
+    async def _emit(self, ctx: InvocationContext, event: Event) -> Event:
+        """Redact, keep ``temp:`` values for the invocation, offload big results, store."""
+        if self.redactor is not None:
+            event = self.redactor(event)
+        for key, value in event.actions.state_delta.items():
+            if key.startswith(TEMP_PREFIX):
+                if value is REMOVED:
+                    ctx.temp_state.pop(key, None)
+                else:
+                    ctx.temp_state[key] = value
+        if event.partial:
+            return event
+        event = await self._offload(ctx, event)
+        for attempt in range(3):
+            try:
+                ctx.session = await self.session_service.append_event(ctx.session, event)
+                break
+            except StaleSessionError:
+                # Another process wrote to this session mid-turn: append after its events.
+                if attempt == 2:
+                    raise
+                logger.warning("session moved on under this turn; appending after it")
+                ctx.session = await self.session_service.get_session(
+                    app_name=ctx.app_name, user_id=ctx.user_id, session_id=ctx.session.id
+                )
+        stored = ctx.session.events[-1]
+        set_event(stored.id, stored.author)
+        return stored
+
+    async def _offload(self, ctx: InvocationContext, event: Event) -> Event:
+        if event.content is None or not event.function_responses():
+            return event
+        parts: list[Part] = []
+        saved: dict[str, int] = {}
+        for part in event.content.parts:
+            response = part.function_response
+            if response is not None:
+                body = json.dumps(thaw(response.response), ensure_ascii=False)
+                if len(body) > self.max_tool_result_chars:
+                    name = f"tool-result-{response.name}-{response.id}.json"
+                    version = await self.artifact_service.save_artifact(
+                        app_name=ctx.app_name,
+                        user_id=ctx.user_id,
+                        session_id=ctx.session.id,
+                        filename=name,
+                        data=body.encode(),
+                        mime_type="application/json",
+                    )
+                    saved[name] = version
+                    head = body[: min(2_000, self.max_tool_result_chars // 2)]
+                    reference = {
+                        "artifact": {"name": name, "version": version, "chars": len(body)},
+                        "truncated": True,
+                        "head": head,
+                    }
+                    part = Part(
+                        function_response=FunctionResponse(
+                            id=response.id, name=response.name, response=reference
+                        )
+                    )
+            parts.append(part)
+        if not saved:
+            return event
+        artifacts = FrozenDict({**event.actions.artifact_delta, **saved})
+        return event.model_copy(
+            update={
+                "content": Content(role=event.content.role, parts=tuple(parts)),
+                "actions": event.actions.model_copy(update={"artifact_delta": artifacts}),
+            }
+        )
+
+
+class _LockLease:
+    """Serialises runs on one session within this process."""
+
+    def __init__(self, runner: Runner, key: tuple[str, str]) -> None:
+        self._runner = runner
+        self._key = key
+
+    async def __aenter__(self) -> None:
+        runner = self._runner
+        lock = runner._locks.setdefault(self._key, asyncio.Lock())
+        runner._lock_users[self._key] = runner._lock_users.get(self._key, 0) + 1
+        await lock.acquire()
+
+    async def __aexit__(self, *_: object) -> None:
+        runner = self._runner
+        runner._locks[self._key].release()
+        runner._lock_users[self._key] -= 1
+        if runner._lock_users[self._key] == 0:
+            del runner._lock_users[self._key]
+            del runner._locks[self._key]
+
+
+def _transferable(agent: BaseAgent) -> bool:
+    node: BaseAgent | None = agent
+    while node is not None and node.parent_agent is not None:
+        if not isinstance(node, LlmAgent) or node.disallow_transfer_to_parent:
+            return False
+        node = node.parent_agent
+    return True
+
+
+def _check_message(message: Content) -> None:
+    if not isinstance(message, Content):
+        raise InvalidMessageError(f"new_message must be a Content, not {type(message).__name__}")
+    if message.role != "user":
+        raise InvalidMessageError("new_message must have role 'user'")
+    kinds = {
+        "text" if p.text is not None else "function_response" if p.function_response else "other"
+        for p in message.parts
+    }
+    if "other" in kinds or len(kinds) != 1:
+        raise InvalidMessageError(
+            "a message holds either text parts or function responses (answers to requests), "
+            f"not {sorted(kinds)}"
+        )
+    if kinds == {"text"} and not any(p.text and p.text.strip() for p in message.parts):
+        raise InvalidMessageError("the message is empty")
+
+
+def _resolve_answers(session: Session, message: Content) -> tuple[str, ResumeInfo] | None:
+    responses = [p.function_response for p in message.parts if p.function_response is not None]
+    if not responses:
+        return None
+    answered = {r.id for e in session.events for r in e.function_responses()}
+    requests = {
+        c.id: (event, c)
+        for event in session.events
+        for c in event.function_calls()
+        if is_human_request(c.name)
+    }
+    invocation: str | None = None
+    resume: ResumeInfo | None = None
+    for response in responses:
+        found = requests.get(response.id)
+        if found is None:
+            raise UnknownRequestError(response.id)
+        if response.id in answered:
+            raise RequestAlreadyAnsweredError(response.id)
+        event, call = found
+        if response.name != call.name:
+            raise InvalidMessageError(
+                f"request {response.id!r} is a {call.name}, answered as {response.name}"
+            )
+        if invocation is not None and (event.invocation_id, event.author) != (
+            invocation,
+            resume.agent_name if resume else None,
+        ):
+            raise InvalidMessageError("one message answers requests of one paused turn only")
+        invocation = event.invocation_id
+        resume = resume or ResumeInfo(agent_name=event.author)
+        original = str(call.args.get("function_call_id", ""))
+        body = response.response
+        if call.name == REQUEST_CONFIRMATION:
+            confirmed = body.get("confirmed")
+            if not isinstance(confirmed, bool):
+                raise InvalidMessageError(
+                    f"the answer to {response.id!r} needs 'confirmed': true or false"
+                )
+            resume.confirmations[original] = ToolConfirmation(
+                hint=str(call.args.get("hint", "")),
+                payload=body.get("payload"),
+                confirmed=confirmed,
+            )
+        else:
+            credential = body.get("credential")
+            if not isinstance(credential, Mapping):
+                raise InvalidMessageError(
+                    f"the answer to {response.id!r} needs a 'credential' object"
+                )
+            resume.credentials[original] = thaw(credential)
+    if invocation is None or resume is None:
+        return None
+    return invocation, resume
+
+
+def _withhold_credentials(message: Content) -> Content:
+    parts = []
+    changed = False
+    for part in message.parts:
+        response = part.function_response
+        if response is not None and response.name == REQUEST_CREDENTIAL:
+            part = Part.from_function_response(response.name, {"credential": WITHHELD}, response.id)
+            changed = True
+        parts.append(part)
+    return Content(role=message.role, parts=tuple(parts)) if changed else message
