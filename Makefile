@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: test lint typecheck unit bench install clean
+.PHONY: test lint typecheck unit demo bench install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest
 
 test: lint typecheck unit
+
+demo: $(STAMP)
+	$(BIN)/agentlog demo
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.stores

@@ -1,0 +1,5 @@
+"""``python -m agentlog``."""
+
+from agentlog.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""The refund desk demo (``agentlog demo``)."""

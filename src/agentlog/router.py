@@ -1,0 +1,134 @@
+"""The event router: what a client needs to show for each event.
+
+A pure function, classifying by payload, never by author (a sub-agent's tool call looks the
+same as the root agent's). Drafts carry the turn's id so a client replaces them in place;
+everything else carries the stored event's id. The end of a turn is not an event property:
+it is marked when the run's stream ends (:func:`turn_end`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agentlog._frozen import thaw
+from agentlog.agents.history import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
+from agentlog.events import ErrorCode, Event
+
+__all__ = ["USER_MESSAGES", "MessageKind", "RoutedMessage", "route", "turn_end", "user_message"]
+
+MessageKind = Literal[
+    "error", "draft", "tool_call", "tool_result", "handoff", "needs_approval", "answer", "turn_end"
+]
+
+USER_MESSAGES: dict[ErrorCode, str] = {
+    ErrorCode.SAFETY: "The assistant stopped because the reply may have broken a safety rule.",
+    ErrorCode.RECITATION: "The assistant stopped because the reply repeated protected text.",
+    ErrorCode.REFUSAL: "The assistant declined to answer that.",
+    ErrorCode.MAX_TOKENS: "The reply was too long and was cut off. Try asking for less at once.",
+    ErrorCode.CONTEXT_TOO_LONG: "This conversation is too long for the model. Start a new one.",
+    ErrorCode.RATE_LIMITED: "The assistant is busy right now. Please try again in a minute.",
+    ErrorCode.TIMEOUT: "The assistant took too long to answer. Please try again.",
+    ErrorCode.AUTHENTICATION: "The assistant is not set up correctly (its model key was refused).",
+    ErrorCode.PROVIDER_ERROR: "The assistant's model service is unavailable. Please try again.",
+    ErrorCode.MALFORMED_OUTPUT: "The assistant produced a reply it could not use. Please rephrase.",
+    ErrorCode.MAX_LLM_CALLS: "The assistant took too many steps on this request and stopped.",
+    ErrorCode.TOOL_NOT_FOUND: "The assistant tried to use a tool it does not have.",
+    ErrorCode.AGENT_NOT_FOUND: "The assistant tried to hand over to an agent that does not exist.",
+    ErrorCode.INTERNAL: "Something went wrong on our side. The conversation is saved; try again.",
+}
+
+
+def user_message(code: ErrorCode | None) -> str:
+    """The sentence to show a person for an error code (never the code itself)."""
+    return USER_MESSAGES.get(code or ErrorCode.INTERNAL, USER_MESSAGES[ErrorCode.INTERNAL])
+
+
+class RoutedMessage(BaseModel):
+    """One thing for a client to show."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: MessageKind = Field(description="What it is.")
+    id: str = Field(description="The stored event's id; for a draft, the turn's id.")
+    invocation_id: str = Field(description="The turn.")
+    author: str = Field(description="Who produced it.")
+    text: str = Field(default="", description="What to show.")
+    data: dict[str, Any] = Field(default_factory=dict, description="Details (names, args, ids).")
+
+
+def route(event: Event) -> list[RoutedMessage]:
+    """The messages for one event, in the order to show them."""
+    inv, author = event.invocation_id, event.author
+
+    def msg(kind: MessageKind, text: str = "", **data: Any) -> RoutedMessage:
+        message_id = inv if kind == "draft" else event.id
+        return RoutedMessage(
+            kind=kind, id=message_id, invocation_id=inv, author=author, text=text, data=data
+        )
+
+    if event.error_code is not None:
+        return [msg("error", user_message(event.error_code), error_code=event.error_code.value)]
+    if event.partial:
+        return [msg("draft", event.text())]
+    out: list[RoutedMessage] = []
+    for call in event.function_calls():
+        args = thaw(call.args)
+        if call.name == REQUEST_CONFIRMATION:
+            original = str(args.get("function_call_id", ""))
+            confirmation = event.actions.requested_tool_confirmations.get(original)
+            out.append(
+                msg(
+                    "needs_approval",
+                    str(args.get("hint", "")),
+                    request_id=call.id,
+                    function_call_id=original,
+                    payload=thaw(confirmation.payload) if confirmation else args.get("payload"),
+                )
+            )
+        elif call.name == REQUEST_CREDENTIAL:
+            out.append(
+                msg(
+                    "needs_approval",
+                    str(args.get("hint", "")),
+                    request_id=call.id,
+                    function_call_id=str(args.get("function_call_id", "")),
+                    credential=True,
+                    auth_type=args.get("auth_type"),
+                )
+            )
+        else:
+            out.append(msg("tool_call", _call_text(call.name, args), name=call.name, args=args))
+    for response in event.function_responses():
+        if response.name in (REQUEST_CONFIRMATION, REQUEST_CREDENTIAL):
+            continue
+        body = thaw(response.response)
+        out.append(
+            msg("tool_result", _result_text(response.name, body), name=response.name, result=body)
+        )
+    if event.actions.transfer_to_agent:
+        target = event.actions.transfer_to_agent
+        out.append(msg("handoff", f"Handing over to {target}", to=target))
+    if event.is_final_response() and event.text():
+        out.append(msg("answer", event.text()))
+    return out
+
+
+def turn_end(invocation_id: str, author: str = "") -> RoutedMessage:
+    """The message that marks the end of a turn, sent when the run's stream ends."""
+    return RoutedMessage(
+        kind="turn_end", id=invocation_id, invocation_id=invocation_id, author=author
+    )
+
+
+def _call_text(name: str, args: dict[str, Any]) -> str:
+    return (
+        f"{name}({', '.join(f'{k}={json.dumps(v, ensure_ascii=False)}' for k, v in args.items())})"
+    )
+
+
+def _result_text(name: str, body: dict[str, Any]) -> str:
+    text = json.dumps(body, ensure_ascii=False)
+    return f"{name} → {text if len(text) <= 200 else text[:197] + '...'}"
