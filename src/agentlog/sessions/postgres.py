@@ -1,0 +1,620 @@
+"""``PostgresSessionService``: sessions in PostgreSQL, through a psycopg 3 connection pool.
+
+Needs the ``postgres`` extra. Pooled connections run in autocommit, and each write is one
+statement: a chain of data-modifying CTEs that all hang off the session row (``s``), so a stale
+or missing session writes nothing, and the statement is its own transaction. An append is
+therefore atomic and costs one round trip. Reads that need several statements send them as one
+pipeline inside one ``REPEATABLE READ`` transaction: one snapshot, one round trip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import re
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Final, LiteralString, Self
+
+try:
+    import psycopg
+    from psycopg import errors as pg_errors
+    from psycopg import sql
+    from psycopg.abc import Params
+    from psycopg.conninfo import conninfo_to_dict
+    from psycopg.pq import TransactionStatus
+    from psycopg_pool import AsyncConnectionPool, PoolClosed, PoolTimeout
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
+    raise ImportError(
+        "agentlog.sessions.postgres needs the postgres extra: pip install 'agentlog[postgres]'"
+    ) from exc
+
+from agentlog.errors import (
+    DuplicateEventError,
+    SessionExistsError,
+    SessionNotFoundError,
+    StaleSessionError,
+    StoreError,
+    StoreUnavailableError,
+)
+from agentlog.events import REMOVED, Event
+from agentlog.ids import new_session_id
+from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, session_after
+from agentlog.sessions.base import GetSessionConfig, Session
+from agentlog.sessions.codec import (
+    EVENT_FORMAT_VERSION,
+    decode_event,
+    decode_value,
+    encode_event,
+    encode_value,
+)
+from agentlog.sessions.migrations import load_migrations
+from agentlog.state import ScopedDelta, merged_view
+
+__all__ = ["PostgresSessionService"]
+
+_Row = tuple[Any, ...]
+_Conn = psycopg.AsyncConnection[_Row]
+_Query = tuple[LiteralString, Params]
+
+_SCHEMA_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+_LOCK_CLASS: Final = 0x61676C67
+"""First key of the migration advisory lock ("aglg"); the second is a hash of the schema."""
+
+_MIGRATION_LOCK: Final = (
+    "SELECT pg_advisory_xact_lock(%s, hashtext(coalesce(%s::text, current_schema()::text, '')))"
+)
+_MIGRATIONS_TABLE: Final = (
+    "CREATE TABLE agentlog_migrations ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
+)
+
+_BEGIN_SNAPSHOT: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+_WHERE_SESSION: Final = "app_name = %s AND user_id = %s AND session_id = %s"
+_SESSION_PK: Final = "(SELECT pk FROM sessions WHERE " + _WHERE_SESSION + ")"
+_SESSION_ROW: Final = "SELECT version, last_update_time FROM sessions WHERE " + _WHERE_SESSION
+_APP_STATE: Final = "SELECT key, value::text FROM app_state WHERE app_name = %s"
+_USER_STATE: Final = "SELECT key, value::text FROM user_state WHERE app_name = %s AND user_id = %s"
+_SESSION_STATE: Final = (
+    "SELECT key, value::text FROM session_state WHERE session_pk = " + _SESSION_PK
+)
+_EVENTS: Final = "SELECT event_id, format_version, payload::text FROM events"
+
+# Per scope: its table, the columns naming the owner, the owner's values (selected from CTE
+# ``s``, so nothing is written when ``s`` is empty), and the condition matching the owner's rows.
+_SCOPES: Final[
+    tuple[tuple[str, LiteralString, LiteralString, LiteralString, LiteralString], ...]
+] = (
+    ("app", "app_state", "app_name", "%(app)s::text", "app_name = %(app)s"),
+    (
+        "user",
+        "user_state",
+        "app_name, user_id",
+        "%(app)s::text, %(user)s::text",
+        "app_name = %(app)s AND user_id = %(user)s",
+    ),
+    ("session", "session_state", "session_pk", "s.pk", "session_pk = (SELECT pk FROM s)"),
+)
+_DEADLOCK_RETRIES: Final = 3
+
+
+class PostgresSessionService:
+    """Sessions in PostgreSQL (psycopg 3, ``psycopg_pool.AsyncConnectionPool``).
+
+    The pool opens on first use, or by ``await service.open()`` or ``async with service``; the
+    first open creates ``schema`` if asked and runs pending migrations.
+
+    Args:
+        dsn: a libpq connection string or URI.
+        schema: keep the tables in this schema (created if missing) instead of the connection's
+            default ``search_path``; letters, digits and ``_`` only.
+        min_size: connections the pool keeps open.
+        max_size: most connections the pool opens.
+        timeout: seconds to wait for a connection (to connect, or for a free one from the pool)
+            before ``StoreUnavailableError``.
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        schema: str | None = None,
+        min_size: int = 1,
+        max_size: int = 10,
+        timeout: float = 10.0,
+    ) -> None:
+        if schema is not None and (
+            not _SCHEMA_NAME.fullmatch(schema) or schema.lower().startswith("pg_")
+        ):
+            raise ValueError(
+                f"schema {schema!r} is not a plain identifier: up to 63 letters, digits and "
+                "underscores, not starting with a digit or 'pg_'"
+            )
+        if not 0 <= min_size <= max_size or max_size < 1 or not timeout > 0:
+            raise ValueError(
+                f"need 0 <= min_size <= max_size, max_size >= 1 and timeout > 0; got "
+                f"min_size={min_size}, max_size={max_size}, timeout={timeout}"
+            )
+        try:
+            params = conninfo_to_dict(dsn)
+        except psycopg.Error as exc:
+            # libpq quotes the whole string back when it cannot parse it, password included.
+            raise StoreUnavailableError(
+                f"invalid PostgreSQL DSN: {_redact(str(exc).strip(), None)}"
+            ) from None
+        self._dsn = dsn
+        self._password = str(params["password"]) if params.get("password") else None
+        self._where = (
+            f"{params.get('host') or 'localhost'}:{params.get('port') or 5432}"
+            f"/{params.get('dbname') or params.get('user') or ''}"
+        )
+        self._schema = schema
+        self._min_size = min_size
+        self._max_size = max_size
+        self._timeout = timeout
+        self._kwargs: dict[str, Any] = {"autocommit": True}
+        if "connect_timeout" not in params:
+            self._kwargs["connect_timeout"] = max(2, math.ceil(timeout))
+        self._pool: AsyncConnectionPool[_Conn] | None = None
+        self._open_lock = asyncio.Lock()
+        self._closed = False
+
+    @property
+    def schema(self) -> str | None:
+        """The schema holding the tables, or ``None`` for the connection's default."""
+        return self._schema
+
+    def __repr__(self) -> str:
+        return f"PostgresSessionService({self._where!r}, schema={self._schema!r})"
+
+    # --- opening and closing ----------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect, create the schema if asked, run pending migrations and open the pool.
+
+        Optional: the first call that needs the database does it. Raises
+        ``StoreUnavailableError`` if the server cannot be reached or the service is closed.
+        """
+        await self._get_pool()
+
+    async def close(self) -> None:
+        """See ``SessionService.close``."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def _get_pool(self) -> AsyncConnectionPool[_Conn]:
+        if self._closed:
+            raise self._closed_error()
+        if self._pool is not None:
+            return self._pool
+        async with self._open_lock:
+            if self._pool is None:
+                try:
+                    self._pool = await self._open_pool()
+                except psycopg.Error as exc:
+                    raise self._unavailable(exc) from exc
+            return self._pool
+
+    async def _open_pool(self) -> AsyncConnectionPool[_Conn]:
+        # A direct connection first: an unreachable server fails now with libpq's own reason,
+        # not after the pool has retried for ``timeout`` seconds.
+        async with await psycopg.AsyncConnection.connect(self._dsn, **self._kwargs) as conn:
+            await self._configure(conn)
+            await self._migrate(conn)
+        pool: AsyncConnectionPool[_Conn] = AsyncConnectionPool(
+            self._dsn,
+            kwargs=self._kwargs,
+            min_size=self._min_size,
+            max_size=self._max_size,
+            timeout=self._timeout,
+            configure=self._configure if self._schema is not None else None,
+            open=False,
+            name="agentlog",
+        )
+        try:
+            await pool.open(wait=True, timeout=self._timeout)
+        except BaseException:
+            await pool.close()
+            raise
+        if self._closed:  # close() ran while we were connecting
+            await pool.close()
+            raise self._closed_error()
+        return pool
+
+    async def _configure(self, conn: _Conn) -> None:
+        if self._schema is not None:
+            await conn.execute(
+                sql.SQL("SET search_path TO {}").format(sql.Identifier(self._schema))
+            )
+
+    async def _migrate(self, conn: _Conn) -> None:
+        # Every step takes the same transaction-scoped advisory lock, so processes starting
+        # together queue here and the second one finds the work done.
+        lock = (_LOCK_CLASS, self._schema)
+        async with conn.transaction():
+            await conn.execute(_MIGRATION_LOCK, lock)
+            if self._schema is not None:
+                exists = await conn.execute(
+                    "SELECT 1 FROM pg_namespace WHERE nspname = %s", (self._schema,)
+                )
+                if await exists.fetchone() is None:
+                    await conn.execute(
+                        sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(self._schema))
+                    )
+            found = await conn.execute("SELECT to_regclass('agentlog_migrations') IS NOT NULL")
+            row = await found.fetchone()
+            if row is None or not row[0]:
+                await conn.execute(_MIGRATIONS_TABLE)
+            applied = await conn.execute("SELECT version FROM agentlog_migrations")
+            done = {version for (version,) in await applied.fetchall()}
+        for migration in load_migrations("postgres"):
+            if migration.version in done:
+                continue
+            async with conn.transaction():
+                await conn.execute(_MIGRATION_LOCK, lock)
+                again = await conn.execute(
+                    "SELECT 1 FROM agentlog_migrations WHERE version = %s", (migration.version,)
+                )
+                if await again.fetchone() is not None:
+                    continue
+                # A file shipped in the package, run whole: no parameters, so psycopg sends it
+                # as a simple query and every statement in it runs in this transaction.
+                await conn.execute(migration.sql)
+                await conn.execute(
+                    "INSERT INTO agentlog_migrations (version, name, applied_at)"
+                    " VALUES (%s, %s, %s)",
+                    (migration.version, migration.name, time.time()),
+                )
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[_Conn]:
+        pool = await self._get_pool()
+        try:
+            async with pool.connection() as conn:
+                yield conn
+        except psycopg.Error as exc:
+            raise self._unavailable(exc) from exc
+
+    async def _fetch(self, query: LiteralString, params: Params) -> list[_Row]:
+        async with self._connection() as conn:
+            cursor = await conn.execute(query, params)
+            return await cursor.fetchall()
+
+    async def _transaction(
+        self, begin: LiteralString, queries: Sequence[_Query]
+    ) -> list[list[_Row]]:
+        """Run ``queries`` in one transaction, sent as one pipeline: one round trip."""
+        async with self._connection() as conn:
+            try:
+                async with conn.pipeline():
+                    await conn.execute(begin)
+                    cursors = [await conn.execute(query, params) for query, params in queries]
+                    await conn.execute("COMMIT")
+            except BaseException:
+                if conn.info.transaction_status in (
+                    TransactionStatus.INTRANS,
+                    TransactionStatus.INERROR,
+                ):
+                    with contextlib.suppress(psycopg.Error):
+                        await conn.execute("ROLLBACK")
+                raise
+            return [await cursor.fetchall() for cursor in cursors]
+
+    def _closed_error(self) -> StoreUnavailableError:
+        return StoreUnavailableError(f"{self!r} is closed")
+
+    def _unavailable(self, exc: psycopg.Error) -> StoreUnavailableError:
+        if isinstance(exc, PoolClosed) or self._closed:
+            return self._closed_error()
+        if isinstance(exc, PoolTimeout):
+            reason = f"no connection within {self._timeout:g} s (pool of {self._max_size})"
+        else:
+            reason = _redact(str(exc).strip(), self._password)
+        return StoreUnavailableError(f"PostgreSQL store {self._where}: {reason}")
+
+    # --- the contract -----------------------------------------------------------------------
+
+    async def create_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        state: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> Session:
+        """See ``SessionService.create_session``."""
+        delta = initial_delta(state)
+        sid = session_id or new_session_id()
+        now = time.time()
+        params: dict[str, Any] = {"app": app_name, "user": user_id, "sid": sid, "now": now}
+        insert = _statement(
+            "s AS (INSERT INTO sessions (app_name, user_id, session_id, version, create_time,"
+            " last_update_time) VALUES (%(app)s, %(user)s, %(sid)s, 0, %(now)s, %(now)s)"
+            " ON CONFLICT ON CONSTRAINT sessions_key DO NOTHING RETURNING pk)",
+            delta,
+            params,
+        )
+        # Read committed: the reads after the insert see what it wrote.
+        created, *loaded = await self._transaction(
+            "BEGIN", [(insert, params), *_load_queries(app_name, user_id, sid)]
+        )
+        if not created:
+            raise SessionExistsError(app_name, user_id, sid)
+        return _session(app_name, user_id, sid, *loaded)
+
+    async def get_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        config: GetSessionConfig | None = None,
+    ) -> Session:
+        """See ``SessionService.get_session``."""
+        results = await self._transaction(
+            _BEGIN_SNAPSHOT,
+            [
+                *_load_queries(app_name, user_id, session_id),
+                _events_query(app_name, user_id, session_id, config),
+            ],
+        )
+        return _session(app_name, user_id, session_id, *results)
+
+    async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
+        """See ``SessionService.list_sessions``."""
+        where: LiteralString = "app_name = %s"
+        params: list[Any] = [app_name]
+        if user_id is not None:
+            where += " AND user_id = %s"
+            params.append(user_id)
+        sessions, app_rows, user_rows, session_rows = await self._transaction(
+            _BEGIN_SNAPSHOT,
+            [
+                (
+                    "SELECT pk, user_id, session_id, version, last_update_time FROM sessions"
+                    " WHERE " + where + " ORDER BY create_time, pk",
+                    params,
+                ),
+                (_APP_STATE, (app_name,)),
+                (
+                    "SELECT user_id, key, value::text FROM user_state WHERE app_name = %s"
+                    " AND user_id IN (SELECT user_id FROM sessions WHERE " + where + ")",
+                    [app_name, *params],
+                ),
+                (
+                    "SELECT session_pk, key, value::text FROM session_state"
+                    " WHERE session_pk IN (SELECT pk FROM sessions WHERE " + where + ")",
+                    params,
+                ),
+            ],
+        )
+        user_state: dict[str, list[_Row]] = {}
+        for user, key, value in user_rows:
+            user_state.setdefault(user, []).append((key, value))
+        session_state: dict[int, list[_Row]] = {}
+        for pk, key, value in session_rows:
+            session_state.setdefault(pk, []).append((key, value))
+        return [
+            Session.model_construct(
+                id=sid,
+                app_name=app_name,
+                user_id=user,
+                state=merged_view(
+                    _state(app_rows, sid),
+                    _state(user_state.get(user, []), sid),
+                    _state(session_state.get(pk, []), sid),
+                ),
+                events=(),
+                version=version,
+                last_update_time=last_update_time,
+            )
+            for pk, user, sid, version, last_update_time in sessions
+        ]
+
+    async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        """See ``SessionService.delete_session``."""
+        deleted = await self._fetch(
+            "DELETE FROM sessions WHERE " + _WHERE_SESSION + " RETURNING pk",
+            (app_name, user_id, session_id),
+        )
+        if not deleted:
+            raise SessionNotFoundError(app_name, user_id, session_id)
+
+    async def append_event(self, session: Session, event: Event) -> Session:
+        """See ``SessionService.append_event``."""
+        plan = plan_append(session, event)
+        if plan is None:
+            return session
+        query, params = _append_statement(session, plan)
+        async with self._connection() as conn:
+            for attempt in range(1, _DEADLOCK_RETRIES + 1):
+                try:
+                    cursor = await conn.execute(query, params)
+                    row = await cursor.fetchone()
+                    break
+                except pg_errors.UniqueViolation as exc:
+                    if exc.diag.constraint_name == "events_event_id_unique":
+                        raise DuplicateEventError(session.id, plan.event.id) from exc
+                    if exc.diag.constraint_name == "events_seq_unique":
+                        raise await _stale_or_missing(conn, session, plan) from exc
+                    raise
+                except pg_errors.DeadlockDetected:
+                    # Two appends writing the same app or user keys; the statement rolled back
+                    # whole, so running it again is safe.
+                    if attempt == _DEADLOCK_RETRIES:
+                        raise
+            if row is None:
+                raise await _stale_or_missing(conn, session, plan)
+        return session_after(session, plan)
+
+    async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
+        """See ``SessionService.get_app_state``."""
+        return _state(await self._fetch(_APP_STATE, (app_name,)), app_name)
+
+    async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
+        """See ``SessionService.get_user_state``."""
+        return _state(await self._fetch(_USER_STATE, (app_name, user_id)), user_id)
+
+
+# --- SQL ------------------------------------------------------------------------------------------
+
+
+def _statement(session_cte: LiteralString, delta: ScopedDelta, params: dict[str, Any]) -> str:
+    """One statement: ``session_cte`` (CTE ``s``, the session's pk), then ``delta`` written."""
+    ctes = [session_cte, *_delta_ctes(delta, params)]
+    return "WITH " + ", ".join(ctes) + " SELECT pk FROM s"
+
+
+def _delta_ctes(delta: ScopedDelta, params: dict[str, Any]) -> list[LiteralString]:
+    ctes: list[LiteralString] = []
+    for scope, table, owner_columns, owner, match in _SCOPES:
+        changes: dict[str, Any] = getattr(delta, scope)
+        # Sorted, so concurrent appends touching the same app or user keys lock them in one
+        # order and do not deadlock.
+        keys = sorted(changes)
+        put = [key for key in keys if changes[key] is not REMOVED]
+        gone = [key for key in keys if changes[key] is REMOVED]
+        if put:
+            params[f"{scope}_put_keys"] = put
+            params[f"{scope}_put_values"] = [encode_value(changes[key]) for key in put]
+            ctes.append(
+                f"{scope}_put AS (INSERT INTO {table} ({owner_columns}, key, value)"
+                f" SELECT {owner}, u.key, u.value::json FROM s,"
+                f" unnest(%({scope}_put_keys)s::text[], %({scope}_put_values)s::text[])"
+                f" AS u (key, value)"
+                f" ON CONFLICT ({owner_columns}, key) DO UPDATE SET value = excluded.value)"
+            )
+        if gone:
+            params[f"{scope}_gone_keys"] = gone
+            ctes.append(
+                f"{scope}_gone AS (DELETE FROM {table} WHERE {match}"
+                f" AND key = ANY(%({scope}_gone_keys)s::text[]) AND EXISTS (SELECT FROM s))"
+            )
+    return ctes
+
+
+def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str, Any]]:
+    event = plan.event
+    params: dict[str, Any] = {
+        "app": session.app_name,
+        "user": session.user_id,
+        "sid": session.id,
+        "expected": plan.expected_version,
+        "version": plan.new_version,
+        "timestamp": event.timestamp,
+        "event_id": event.id,
+        "invocation_id": event.invocation_id,
+        "author": event.author,
+        "format": EVENT_FORMAT_VERSION,
+        "payload": encode_event(event),
+    }
+    query = _statement(
+        "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
+        " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
+        " AND version = %(expected)s RETURNING pk),"
+        " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+        " format_version, payload) SELECT pk, %(version)s::bigint, %(event_id)s::text,"
+        " %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
+        " %(format)s::integer, %(payload)s::json FROM s)",
+        plan.delta,
+        params,
+    )
+    return query, params
+
+
+def _events_query(app_name: str, user_id: str, sid: str, config: GetSessionConfig | None) -> _Query:
+    where: LiteralString = "session_pk = " + _SESSION_PK
+    params: list[Any] = [app_name, user_id, sid]
+    if config is not None and config.after_timestamp is not None:
+        where += " AND timestamp >= %s"
+        params.append(config.after_timestamp)
+    if config is None or config.num_recent_events is None:
+        return _EVENTS + " WHERE " + where + " ORDER BY seq", params
+    params.append(config.num_recent_events)
+    return (
+        "SELECT event_id, format_version, payload FROM (SELECT seq, event_id, format_version,"
+        " payload::text AS payload FROM events WHERE " + where + " ORDER BY seq DESC LIMIT %s)"
+        " AS recent ORDER BY seq",
+        params,
+    )
+
+
+def _load_queries(app_name: str, user_id: str, sid: str) -> list[_Query]:
+    """The session row and its three state scopes, as ``_session`` takes them."""
+    key = (app_name, user_id, sid)
+    return [
+        (_SESSION_ROW, key),
+        (_APP_STATE, (app_name,)),
+        (_USER_STATE, (app_name, user_id)),
+        (_SESSION_STATE, key),
+    ]
+
+
+def _session(
+    app_name: str,
+    user_id: str,
+    sid: str,
+    session_rows: list[_Row],
+    app_rows: list[_Row],
+    user_rows: list[_Row],
+    state_rows: list[_Row],
+    event_rows: Sequence[_Row] = (),
+) -> Session:
+    if not session_rows:
+        raise SessionNotFoundError(app_name, user_id, sid)
+    ((version, last_update_time),) = session_rows
+    return Session.model_construct(
+        id=sid,
+        app_name=app_name,
+        user_id=user_id,
+        state=merged_view(_state(app_rows, sid), _state(user_rows, sid), _state(state_rows, sid)),
+        events=tuple(
+            decode_event(payload, fmt, session_id=sid, event_id=event_id)
+            for event_id, fmt, payload in event_rows
+        ),
+        version=version,
+        last_update_time=last_update_time,
+    )
+
+
+def _state(rows: Sequence[_Row], owner: str) -> dict[str, Any]:
+    return {key: decode_value(value, session_id=owner, key=key) for key, value in rows}
+
+
+async def _stale_or_missing(conn: _Conn, session: Session, plan: AppendPlan) -> StoreError:
+    cursor = await conn.execute(_SESSION_ROW, (session.app_name, session.user_id, session.id))
+    row = await cursor.fetchone()
+    if row is None:
+        return SessionNotFoundError(session.app_name, session.user_id, session.id)
+    return StaleSessionError(session.id, plan.expected_version, row[0])
+
+
+_URI_PASSWORD: Final = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
+_KEYWORD_PASSWORD: Final = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+
+
+def _redact(text: str, password: str | None) -> str:
+    """``text`` with any password in it replaced by ``***``."""
+    if password:
+        text = text.replace(password, "***")
+    text = _URI_PASSWORD.sub(r"\1***@", text)
+    return _KEYWORD_PASSWORD.sub(r"\1***", text)

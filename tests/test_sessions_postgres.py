@@ -1,0 +1,243 @@
+"""The PostgreSQL store against the shared conformance suite, plus what only PostgreSQL has.
+
+Needs a server: set ``AGENTLOG_TEST_POSTGRES_DSN`` (for example
+``postgresql://postgres@127.0.0.1:5432/test``). Every store lives in a fresh schema, dropped
+when the test is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any, LiteralString
+
+import pytest
+
+DSN = os.environ.get("AGENTLOG_TEST_POSTGRES_DSN", "")
+if not DSN:
+    pytest.skip(
+        "AGENTLOG_TEST_POSTGRES_DSN is not set (e.g. postgresql://postgres@127.0.0.1:5432/test)",
+        allow_module_level=True,
+    )
+
+import psycopg  # noqa: E402
+from psycopg import sql  # noqa: E402
+from psycopg.conninfo import make_conninfo  # noqa: E402
+
+from agentlog import (  # noqa: E402
+    Content,
+    Event,
+    EventActions,
+    FunctionCall,
+    Part,
+    Session,
+    StoreUnavailableError,
+)
+from agentlog.sessions.base import SessionService  # noqa: E402
+from agentlog.sessions.postgres import PostgresSessionService  # noqa: E402
+from agentlog.testing.sessions import ServiceSpec, SessionServiceConformance  # noqa: E402
+
+pytestmark = pytest.mark.postgres
+
+
+def new_schema() -> str:
+    return f"agentlog_test_{uuid.uuid4().hex[:16]}"
+
+
+async def execute(
+    schema: str, query: LiteralString | sql.Composed, *params: object
+) -> list[tuple[Any, ...]]:
+    """Run one statement in ``schema`` on a connection of its own; its rows, if any."""
+    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
+        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
+        cursor = await conn.execute(query, params or None)
+        return await cursor.fetchall() if cursor.description else []
+
+
+async def drop_schema(schema: str) -> None:
+    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
+        await conn.execute(
+            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
+        )
+
+
+class TestPostgresSessionService(SessionServiceConformance):
+    async def make_service(self) -> SessionService:
+        return PostgresSessionService(DSN, schema=new_schema(), max_size=4)
+
+    async def dispose_service(self, service: SessionService) -> None:
+        assert isinstance(service, PostgresSessionService)
+        assert service.schema is not None
+        await service.close()
+        await drop_schema(service.schema)
+
+    def service_spec(self, service: SessionService) -> ServiceSpec:
+        assert isinstance(service, PostgresSessionService)
+        return ServiceSpec(
+            "agentlog.sessions.postgres:PostgresSessionService",
+            {"dsn": DSN, "schema": service.schema},
+        )
+
+    async def corrupt_event(self, service: SessionService, session: Session, event_id: str) -> None:
+        # The column is JSON, so the server refuses text that does not parse; valid JSON that
+        # is not an event is the corruption that can happen here.
+        assert isinstance(service, PostgresSessionService)
+        assert service.schema is not None
+        await execute(
+            service.schema,
+            'UPDATE events SET payload = \'{"not": "an event"}\' WHERE event_id = %s',
+            event_id,
+        )
+
+
+@pytest.fixture
+async def schema() -> AsyncIterator[str]:
+    name = new_schema()
+    yield name
+    await drop_schema(name)
+
+
+async def test_unreachable_server_fails_fast_without_the_password() -> None:
+    service = PostgresSessionService(
+        "postgresql://agentlog:s3cret-pw@127.0.0.1:1/test", timeout=30.0
+    )
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailableError) as caught:
+        await service.list_sessions(app_name="a")
+    assert time.monotonic() - started < 5, "waited for the pool timeout instead of failing"
+    message = str(caught.value)
+    assert "127.0.0.1:1/test" in message
+    assert "s3cret-pw" not in message
+    await service.close()
+
+
+def test_malformed_dsn_is_reported_without_the_password() -> None:
+    with pytest.raises(StoreUnavailableError) as caught:
+        PostgresSessionService("postgresql://agentlog:s3cret-pw@[::1/test")
+    assert "s3cret-pw" not in str(caught.value)
+    assert caught.value.__cause__ is None
+
+
+@pytest.mark.parametrize(
+    "name", ["", "1abc", "bad-name", "x; DROP TABLE sessions", 'q"uote', "pg_mine", "a" * 64, "é"]
+)
+def test_schema_name_is_validated(name: str) -> None:
+    with pytest.raises(ValueError, match="schema"):
+        PostgresSessionService(DSN, schema=name)
+
+
+async def test_tables_live_in_the_schema_and_migrations_run_once(schema: str) -> None:
+    services = [PostgresSessionService(DSN, schema=schema) for _ in range(6)]
+    try:
+        await asyncio.gather(*(s.open() for s in services))
+    finally:
+        await asyncio.gather(*(s.close() for s in services))
+    rows = await execute(schema, "SELECT version, name FROM agentlog_migrations")
+    assert rows == [(1, "initial")]
+    tables = await execute(
+        schema,
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+        schema,
+    )
+    assert {t for (t,) in tables} >= {"sessions", "events", "session_state", "app_state"}
+
+
+async def test_open_close_and_async_with(schema: str) -> None:
+    async with PostgresSessionService(DSN, schema=schema) as service:
+        s = await service.create_session(app_name="a", user_id="u")
+    with pytest.raises(StoreUnavailableError, match="closed"):
+        await service.open()
+    with pytest.raises(StoreUnavailableError, match="closed"):
+        await service.get_app_state(app_name="a")
+    async with PostgresSessionService(DSN, schema=schema) as again:
+        assert (await again.get_session(app_name="a", user_id="u", session_id=s.id)).version == 0
+
+
+async def wait_for_lock_waiter(schema: str) -> None:
+    query = sql.SQL(
+        "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = {}::regclass"
+    ).format(sql.Literal(f"{schema}.sessions"))
+    for _ in range(500):
+        ((waiting,),) = await execute(schema, query)
+        if waiting:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the append never waited for the lock")
+
+
+async def test_busy_pool_is_store_unavailable(schema: str) -> None:
+    async with PostgresSessionService(DSN, schema=schema, max_size=1, timeout=0.5) as service:
+        s = await service.create_session(app_name="a", user_id="u")
+        async with await psycopg.AsyncConnection.connect(DSN) as blocker:
+            await blocker.execute(
+                sql.SQL("LOCK TABLE {}.sessions IN ACCESS EXCLUSIVE MODE").format(
+                    sql.Identifier(schema)
+                )
+            )
+            stuck = asyncio.create_task(
+                service.append_event(s, Event(author="user", invocation_id="i"))
+            )
+            await wait_for_lock_waiter(schema)  # the append holds the pool's only connection
+            with pytest.raises(StoreUnavailableError, match="no connection within"):
+                await service.get_app_state(app_name="a")
+            await blocker.rollback()
+        assert (await stuck).version == 1
+
+
+async def test_dropped_connection_is_store_unavailable_then_recovers(schema: str) -> None:
+    app_name = f"agentlog_test_{uuid.uuid4().hex[:8]}"
+    dsn = make_conninfo(DSN, application_name=app_name)
+    async with PostgresSessionService(dsn, schema=schema, max_size=1) as service:
+        s = await service.create_session(app_name="a", user_id="u")
+        async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as admin:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+                " WHERE application_name = %s",
+                (app_name,),
+            )
+        with pytest.raises(StoreUnavailableError):
+            await service.get_session(app_name="a", user_id="u", session_id=s.id)
+        loaded = await service.get_session(app_name="a", user_id="u", session_id=s.id)
+        assert loaded.version == 0
+
+
+async def test_payload_text_is_kept_exactly(schema: str) -> None:
+    # JSONB would refuse \u0000 and reorder object keys; the JSON column keeps both.
+    async with PostgresSessionService(DSN, schema=schema) as service:
+        s = await service.create_session(app_name="a", user_id="u")
+        event = Event(
+            author="agent",
+            invocation_id="i",
+            content=Content(
+                role="model",
+                parts=(
+                    Part(text="nul \x00 here"),
+                    Part(function_call=FunctionCall(id="c", name="f", args={"z": 1, "a": 2})),
+                ),
+            ),
+            actions=EventActions(state_delta={"k": {"z": "\x00", "a": [1.5, -0.0]}}),
+        )
+        await service.append_event(s, event)
+        loaded = await service.get_session(app_name="a", user_id="u", session_id=s.id)
+        (stored,) = loaded.events
+        assert stored.model_dump_json() == event.model_dump_json()
+        value = loaded.state["k"]
+        assert isinstance(value, dict)
+        assert list(value) == ["z", "a"]
+
+
+def test_import_without_the_extra_names_it() -> None:
+    code = (
+        "import sys; sys.modules['psycopg'] = None\n"
+        "try:\n"
+        "    import agentlog.sessions.postgres\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'agentlog[postgres]'" in out.stdout
