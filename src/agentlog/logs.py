@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, MutableMapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from typing import Any
 
@@ -55,9 +55,12 @@ def log_context(invocation_id: str, author: str = "-", event_id: str = "-") -> I
     try:
         yield
     finally:
-        _event.reset(tokens[2])
-        _author.reset(tokens[1])
-        _invocation.reset(tokens[0])
+        # ValueError: exited in another context. A consumer stopped reading a run's stream and
+        # the event loop's finalizer closed the generator in a task of its own, whose context
+        # ends with it, so there is nothing to restore.
+        for var, token in ((_event, tokens[2]), (_author, tokens[1]), (_invocation, tokens[0])):
+            with suppress(ValueError):
+                var.reset(token)
 
 
 def configure_logging(level: int | str = logging.INFO) -> None:

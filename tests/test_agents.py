@@ -1,0 +1,443 @@
+"""Agents: custom decision agents, instructions, structured output, history scope, workflow
+agents and callbacks (SPEC 2 and 4)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from agentlog import Content, ErrorCode, Event, EventActions
+from agentlog.agents import (
+    BaseAgent,
+    CallbackContext,
+    InvocationContext,
+    LlmAgent,
+    LoopAgent,
+    SequentialAgent,
+)
+from agentlog.context import ToolContext
+from agentlog.models.base import LlmRequest, LlmResponse
+from agentlog.models.scripted import ScriptedLlm
+
+POLICY_VERSION = "refunds-2024-06"
+
+
+class PolicyCheck(BaseAgent):
+    """The seed's policy check: a decision event whose actions carry the state change."""
+
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
+        order = ctx.session.state.get("order")
+        eligible = order is not None and order["total"] <= 50
+        text = "Refund is within policy." if eligible else "Refund needs manual review."
+        yield self.new_event(
+            ctx,
+            content=Content.from_text(text, role="model"),
+            actions=EventActions(
+                state_delta={"refund_eligible": eligible, "temp:policy_version": POLICY_VERSION},
+                escalate=not eligible,
+            ),
+        )
+
+
+def _lookup(total: float) -> Any:
+    def lookup_order(order_id: str, tool_context: ToolContext) -> dict[str, Any]:
+        """Look up an order.
+
+        Args:
+            order_id: The order number.
+        """
+        tool_context.state["order"] = {"id": order_id, "total": total}
+        return {"order_id": order_id, "status": "delivered damaged", "total": total}
+
+    return lookup_order
+
+
+def _texts(request: LlmRequest) -> list[str]:
+    return [p.text for c in request.contents for p in c.parts if p.text is not None]
+
+
+# --- the policy-check custom agent ---------------------------------------------------------
+
+
+async def test_policy_decision_is_stored_and_temp_state_lives_for_one_invocation(h: Any) -> None:
+    seen_versions: list[Any] = []
+
+    def policy_version(tool_context: ToolContext) -> dict[str, Any]:
+        """The policy version in force."""
+        seen_versions.append(tool_context.state.get("temp:policy_version"))
+        return {"version": tool_context.state.get("temp:policy_version")}
+
+    intake_llm = ScriptedLlm(
+        [ScriptedLlm.call("lookup_order", {"order_id": "1182"}), ScriptedLlm.text("Found it.")]
+    )
+    refund_llm = ScriptedLlm(
+        [ScriptedLlm.call("policy_version"), ScriptedLlm.text("Refund approved.")]
+    )
+    intake = LlmAgent(name="intake", model=intake_llm, tools=[_lookup(12.5)])
+    refunder = LlmAgent(
+        name="refunder",
+        model=refund_llm,
+        instruction="Policy {temp:policy_version}. Eligible: {refund_eligible}.",
+        tools=[policy_version],
+    )
+    pipeline = SequentialAgent(
+        name="pipeline", sub_agents=[intake, PolicyCheck(name="policy"), refunder]
+    )
+    with intake_llm, refund_llm:
+        runner = h.runner(pipeline)
+        sid = await h.session()
+        events = await h.run(runner, sid, "Order 1182 arrived broken, refund it.")
+
+    decision = next(e for e in events if e.author == "policy")
+    assert decision.text() == "Refund is within policy."
+    assert decision.actions.escalate is False
+    assert dict(decision.actions.state_delta) == {"refund_eligible": True}
+    assert decision.branch == "pipeline.policy"
+    assert refund_llm.requests[0].system_instruction == (
+        f"Policy {POLICY_VERSION}. Eligible: true."
+    )
+    assert seen_versions == [POLICY_VERSION]
+    assert events[-1].text() == "Refund approved."
+
+    session = await h.load(sid)
+    stored_decision = next(e for e in session.events if e.author == "policy")
+    assert stored_decision.id == decision.id
+    assert "temp:policy_version" not in stored_decision.actions.state_delta
+    assert session.state["refund_eligible"] is True
+    assert session.state["order"] == {"id": "1182", "total": 12.5}
+    assert not any(k.startswith("temp:") for k in session.state)
+    if h.kind == "sqlite":
+        with sqlite3.connect(h.store.path) as conn:
+            rows = conn.execute("SELECT payload FROM events").fetchall()
+            state_rows = conn.execute("SELECT key FROM session_state").fetchall()
+        assert rows
+        assert not any("temp:policy_version" in payload for (payload,) in rows)
+        assert ("temp:policy_version",) not in state_rows
+
+    # The next invocation starts without the temp value.
+    later_llm = ScriptedLlm([ScriptedLlm.call("policy_version"), ScriptedLlm.text("ok")])
+    later = LlmAgent(
+        name="later",
+        model=later_llm,
+        instruction="Version [{temp:policy_version?}] eligible {refund_eligible}",
+        tools=[policy_version],
+    )
+    with later_llm:
+        await h.run(h.runner(later), sid, "and now?")
+    assert later_llm.requests[0].system_instruction == "Version [] eligible true"
+    assert seen_versions == [POLICY_VERSION, None]
+
+
+async def test_an_ineligible_refund_escalates_and_stops_the_loop(h: Any) -> None:
+    intake_llm = ScriptedLlm(
+        [ScriptedLlm.call("lookup_order", {"order_id": "77"}), ScriptedLlm.text("Found it.")]
+    )
+    refund_llm = ScriptedLlm([])
+    loop = LoopAgent(
+        name="review",
+        max_iterations=3,
+        sub_agents=[
+            LlmAgent(name="intake", model=intake_llm, tools=[_lookup(500.0)]),
+            PolicyCheck(name="policy"),
+            LlmAgent(name="refunder", model=refund_llm),
+        ],
+    )
+    with intake_llm, refund_llm:
+        runner = h.runner(loop)
+        sid = await h.session()
+        events = await h.run(runner, sid, "Refund order 77.")
+    assert events[-1].author == "policy"
+    assert events[-1].text() == "Refund needs manual review."
+    assert events[-1].actions.escalate is True
+    assert refund_llm.requests == []
+    session = await h.load(sid)
+    assert session.state["refund_eligible"] is False
+    assert session.events[-1].actions.escalate is True
+
+
+# --- instructions --------------------------------------------------------------------------
+
+
+async def test_instruction_placeholders_read_state(mh: Any) -> None:
+    with ScriptedLlm([ScriptedLlm.text("hi")]) as llm:
+        agent = LlmAgent(
+            name="desk",
+            model=llm,
+            instruction=(
+                'Customer {user:name} ({tier}). Order {order}. Note: [{note?}]. Keep {"a": 1}.'
+            ),
+        )
+        sid = await mh.session({"user:name": "Ana", "tier": "gold", "order": {"id": "1182"}})
+        await mh.run(mh.runner(agent), sid, "hello")
+    assert llm.requests[0].system_instruction == (
+        'Customer Ana (gold). Order {"id": "1182"}. Note: []. Keep {"a": 1}.'
+    )
+
+
+async def test_a_missing_required_placeholder_fails_the_turn(mh: Any) -> None:
+    with ScriptedLlm([]) as llm:
+        agent = LlmAgent(name="desk", model=llm, instruction="Order {order}.")
+        sid = await mh.session()
+        events = await mh.run(mh.runner(agent), sid, "hello")
+    assert events[-1].error_code is ErrorCode.INTERNAL
+    assert "order" in (events[-1].error_message or "")
+    assert llm.requests == []
+
+
+# --- structured output ---------------------------------------------------------------------
+
+
+class Verdict(BaseModel):
+    eligible: bool
+    amount: float
+
+
+async def test_valid_structured_output_is_parsed_into_the_output_key(h: Any) -> None:
+    with ScriptedLlm([ScriptedLlm.json({"eligible": True, "amount": 12.5})]) as llm:
+        agent = LlmAgent(name="judge", model=llm, output_schema=Verdict, output_key="verdict")
+        sid = await h.session()
+        events = await h.run(h.runner(agent), sid, "decide")
+    assert llm.requests[0].output_schema is not None
+    assert set(llm.requests[0].output_schema["properties"]) == {"eligible", "amount"}
+    assert dict(events[-1].actions.state_delta) == {"verdict": {"eligible": True, "amount": 12.5}}
+    assert (await h.load(sid)).state["verdict"] == {"eligible": True, "amount": 12.5}
+
+
+async def test_invalid_output_gets_one_retry_with_the_validation_error(mh: Any) -> None:
+    llm = ScriptedLlm(
+        [
+            ScriptedLlm.json({"eligible": "perhaps"}),
+            ScriptedLlm.json({"eligible": False, "amount": 0}),
+        ]
+    )
+    with llm:
+        agent = LlmAgent(name="judge", model=llm, output_schema=Verdict, output_key="verdict")
+        sid = await mh.session()
+        events = await mh.run(mh.runner(agent), sid, "decide")
+    assert len(llm.requests) == 2
+    retry = llm.requests[1]
+    assert retry.contents[-2].role == "model"
+    assert retry.contents[-2].parts[0].text == '{"eligible": "perhaps"}'
+    correction = retry.contents[-1]
+    assert correction.role == "user"
+    text = correction.parts[0].text or ""
+    assert "eligible" in text
+    assert "amount" in text
+    assert not any(e.error_code for e in events)
+    stored = await mh.events(sid)
+    assert [e.author for e in stored] == ["user", "judge"]  # the rejected reply is not stored
+    assert (await mh.load(sid)).state["verdict"] == {"eligible": False, "amount": 0.0}
+
+
+async def test_invalid_output_twice_ends_with_malformed_output(h: Any) -> None:
+    llm = ScriptedLlm([ScriptedLlm.text("not json"), ScriptedLlm.text("still not json")])
+    with llm:
+        agent = LlmAgent(name="judge", model=llm, output_schema=Verdict, output_key="verdict")
+        sid = await h.session()
+        events = await h.run(h.runner(agent), sid, "decide")
+    assert events[-1].error_code is ErrorCode.MALFORMED_OUTPUT
+    assert len(llm.requests) == 2
+    session = await h.load(sid)
+    assert session.events[-1].error_code is ErrorCode.MALFORMED_OUTPUT
+    assert "verdict" not in session.state
+
+
+async def test_output_key_without_schema_stores_the_text(mh: Any) -> None:
+    with ScriptedLlm([ScriptedLlm.text("Refund approved.")]) as llm:
+        agent = LlmAgent(name="desk", model=llm, output_key="last_answer")
+        sid = await mh.session()
+        events = await mh.run(mh.runner(agent), sid, "hi")
+    assert dict(events[-1].actions.state_delta) == {"last_answer": "Refund approved."}
+    assert (await mh.load(sid)).state["last_answer"] == "Refund approved."
+
+
+# --- include_contents ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("include", ["default", "none"])
+async def test_include_contents(mh: Any, include: Any) -> None:
+    llm = ScriptedLlm([ScriptedLlm.text("first answer"), ScriptedLlm.text("second answer")])
+    with llm:
+        agent = LlmAgent(name="desk", model=llm, instruction="Be brief.", include_contents=include)
+        runner = mh.runner(agent)
+        sid = await mh.session()
+        await mh.run(runner, sid, "first question")
+        await mh.run(runner, sid, "second question")
+    second = llm.requests[1]
+    assert second.system_instruction == "Be brief."
+    if include == "none":
+        assert _texts(second) == ["second question"]
+    else:
+        assert _texts(second) == ["first question", "first answer", "second question"]
+
+
+# --- workflow agents -----------------------------------------------------------------------
+
+
+async def test_sequential_runs_in_order_and_shares_the_turn(mh: Any) -> None:
+    llms = [ScriptedLlm([ScriptedLlm.text(f"{n} done")]) for n in ("a", "b", "c")]
+    agents = [LlmAgent(name=n, model=llm) for n, llm in zip("abc", llms, strict=True)]
+    with llms[0], llms[1], llms[2]:
+        sid = await mh.session()
+        events = await mh.run(mh.runner(SequentialAgent(name="seq", sub_agents=agents)), sid, "go")
+    assert [e.author for e in events] == ["user", "a", "b", "c"]
+    assert len({e.invocation_id for e in events}) == 1
+    assert any("[a] said: a done" in t for t in _texts(llms[1].requests[0]))
+
+
+async def test_sequential_stops_on_error(mh: Any) -> None:
+    a = ScriptedLlm([ScriptedLlm.text("a done")])
+    b = ScriptedLlm([ScriptedLlm.error(ErrorCode.SAFETY)])
+    c = ScriptedLlm([])
+    seq = SequentialAgent(
+        name="seq",
+        sub_agents=[
+            LlmAgent(name="a", model=a),
+            LlmAgent(name="b", model=b),
+            LlmAgent(name="c", model=c),
+        ],
+    )
+    with a, b, c:
+        sid = await mh.session()
+        events = await mh.run(mh.runner(seq), sid, "go")
+    assert [e.author for e in events] == ["user", "a", "b"]
+    assert events[-1].error_code is ErrorCode.SAFETY
+    assert c.requests == []
+
+
+class Counter(BaseAgent):
+    def __init__(self, name: str, escalate_at: int | None) -> None:
+        super().__init__(name=name)
+        self.escalate_at = escalate_at
+
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
+        count = int(ctx.session.state.get("count", 0)) + 1
+        yield self.new_event(
+            ctx,
+            content=Content.from_text(f"count {count}", role="model"),
+            actions=EventActions(state_delta={"count": count}, escalate=count == self.escalate_at),
+        )
+
+
+class Note(BaseAgent):
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
+        yield self.new_event(ctx, content=Content.from_text("noted", role="model"))
+
+
+async def test_loop_stops_on_escalate(h: Any) -> None:
+    loop = LoopAgent(
+        name="loop", max_iterations=10, sub_agents=[Counter("counter", 3), Note(name="note")]
+    )
+    sid = await h.session()
+    events = await h.run(h.runner(loop), sid, "go")
+    assert [e.text() for e in events[1:]] == [
+        "count 1",
+        "noted",
+        "count 2",
+        "noted",
+        "count 3",
+    ]
+    assert (await h.load(sid)).state["count"] == 3
+
+
+async def test_loop_stops_at_max_iterations(mh: Any) -> None:
+    loop = LoopAgent(
+        name="loop", max_iterations=2, sub_agents=[Counter("counter", None), Note(name="note")]
+    )
+    sid = await mh.session()
+    events = await mh.run(mh.runner(loop), sid, "go")
+    assert [e.text() for e in events[1:]] == ["count 1", "noted", "count 2", "noted"]
+
+
+async def test_a_tool_escalation_stops_the_loop(mh: Any) -> None:
+    def done(tool_context: ToolContext) -> str:
+        """Finish the loop."""
+        tool_context.escalate = True
+        return "finished"
+
+    llm = ScriptedLlm([ScriptedLlm.text("working"), ScriptedLlm.call("done")])
+    loop = LoopAgent(
+        name="loop", max_iterations=5, sub_agents=[LlmAgent(name="w", model=llm, tools=[done])]
+    )
+    with llm:
+        sid = await mh.session()
+        events = await mh.run(mh.runner(loop), sid, "go")
+    assert events[-1].actions.escalate is True
+    assert events[-1].function_responses()[0].name == "done"
+
+
+# --- callbacks -----------------------------------------------------------------------------
+
+
+async def test_before_agent_content_skips_the_agent(mh: Any) -> None:
+    def closed(ctx: CallbackContext) -> Content:
+        ctx.state["closed_notice"] = True
+        return Content.from_text("The desk is closed.", role="model")
+
+    with ScriptedLlm([]) as llm:
+        agent = LlmAgent(name="desk", model=llm, before_agent_callback=closed)
+        sid = await mh.session()
+        events = await mh.run(mh.runner(agent), sid, "hi")
+    assert [e.author for e in events] == ["user", "desk"]
+    assert events[-1].text() == "The desk is closed."
+    assert dict(events[-1].actions.state_delta) == {"closed_notice": True}
+    assert llm.requests == []
+
+
+async def test_agent_callbacks_state_writes_and_after_content(h: Any) -> None:
+    async def before(ctx: CallbackContext) -> None:
+        ctx.state["started"] = True
+
+    def after(ctx: CallbackContext) -> Content:
+        ctx.state["finished"] = True
+        return Content.from_text("Anything else?", role="model")
+
+    with ScriptedLlm([ScriptedLlm.text("Done.")]) as llm:
+        agent = LlmAgent(
+            name="desk", model=llm, before_agent_callback=before, after_agent_callback=after
+        )
+        sid = await h.session()
+        events = await h.run(h.runner(agent), sid, "hi")
+    assert [e.text() for e in events] == ["hi", "", "Done.", "Anything else?"]
+    assert dict(events[1].actions.state_delta) == {"started": True}
+    assert dict(events[3].actions.state_delta) == {"finished": True}
+    # The model's request was built after the before-agent event was stored.
+    state = (await h.load(sid)).state
+    assert state["started"] is True
+    assert state["finished"] is True
+
+
+async def test_before_model_response_skips_the_model(h: Any) -> None:
+    def cached(ctx: CallbackContext, request: LlmRequest) -> LlmResponse:
+        ctx.state["cache_hits"] = 1
+        return ScriptedLlm.text("From cache.")
+
+    with ScriptedLlm([]) as llm:
+        agent = LlmAgent(name="desk", model=llm, before_model_callback=cached)
+        sid = await h.session()
+        events = await h.run(h.runner(agent), sid, "hi")
+    assert llm.requests == []
+    assert events[-1].text() == "From cache."
+    assert dict(events[-1].actions.state_delta) == {"cache_hits": 1}
+    assert (await h.load(sid)).state["cache_hits"] == 1
+
+
+async def test_after_model_replaces_the_response_and_writes_state(mh: Any) -> None:
+    seen: list[str] = []
+
+    async def polish(ctx: CallbackContext, response: LlmResponse) -> LlmResponse:
+        seen.append(response.content.parts[0].text or "" if response.content else "")
+        ctx.state["polished"] = True
+        return ScriptedLlm.text("Your refund is on its way.")
+
+    with ScriptedLlm([ScriptedLlm.text("refund ok")]) as llm:
+        agent = LlmAgent(name="desk", model=llm, after_model_callback=polish)
+        sid = await mh.session()
+        events = await mh.run(mh.runner(agent), sid, "hi")
+    assert seen == ["refund ok"]
+    assert events[-1].text() == "Your refund is on its way."
+    assert dict(events[-1].actions.state_delta) == {"polished": True}
