@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from pathlib import Path
@@ -12,7 +13,11 @@ import pytest
 from agentlog import Content, CredentialRequest, Event, Part, SqliteSessionService
 from agentlog.agents import BaseAgent, InvocationContext, LlmAgent, SequentialAgent
 from agentlog.context import ToolContext
-from agentlog.errors import RequestAlreadyAnsweredError, UnknownRequestError
+from agentlog.errors import (
+    RequestAbandonedError,
+    RequestAlreadyAnsweredError,
+    UnknownRequestError,
+)
 from agentlog.models.base import LlmRequest
 from agentlog.models.scripted import ScriptedLlm
 from agentlog.runner import Runner, confirmation_answer, credential_answer
@@ -478,3 +483,70 @@ async def test_a_confirmation_inside_a_sequence_resumes_and_finishes_the_sequenc
     assert calls == ["1182"]
     assert [e.author for e in resumed] == ["user", "refunder", "refunder", "closer"]
     assert len(intake.requests) == 1
+
+
+async def test_a_request_left_behind_by_a_new_message_cannot_be_answered(h: Any) -> None:
+    calls: list[str] = []
+    llm = ScriptedLlm(
+        [
+            ScriptedLlm.call("refund_order", {"order_id": "1182", "amount": 12.5}),
+            ScriptedLlm.text("Sure, what else can I do?"),
+        ]
+    )
+    with llm:
+        runner = h.runner(LlmAgent(name="desk", model=llm, tools=[refund_tool(calls)]))
+        sid = await h.session()
+        request_id = _request_id(await h.run(runner, sid, "refund 1182"))
+        await h.run(runner, sid, "Actually, never mind the refund.")
+        version = (await h.load(sid)).version
+        with pytest.raises(RequestAbandonedError):
+            await _answer(h, runner, sid, confirmation_answer(request_id, True))
+        # The model never saw the abandoned call: it has no response.
+        assert "refund_order" not in _names(llm.requests[-1])
+    assert calls == []
+    assert (await h.load(sid)).version == version
+
+
+async def test_before_agent_callback_runs_once_per_turn_even_across_a_pause(h: Any) -> None:
+    starts: list[str] = []
+
+    def before(ctx: Any) -> None:
+        starts.append(ctx.invocation_id)
+
+    calls: list[str] = []
+    llm = ScriptedLlm(
+        [
+            ScriptedLlm.call("refund_order", {"order_id": "1182", "amount": 12.5}),
+            ScriptedLlm.text("Done."),
+        ]
+    )
+    with llm:
+        desk = LlmAgent(
+            name="desk", model=llm, tools=[refund_tool(calls)], before_agent_callback=before
+        )
+        runner = h.runner(desk)
+        sid = await h.session()
+        request_id = _request_id(await h.run(runner, sid, "refund 1182"))
+        await _answer(h, runner, sid, confirmation_answer(request_id, True))
+    assert len(starts) == 1
+    assert calls == ["1182"]
+
+
+async def test_two_runners_on_one_store_serialise_runs_on_a_session(h: Any) -> None:
+    import asyncio
+
+    def slow_agent(name: str) -> BaseAgent:
+        class Slow(BaseAgent):
+            async def _run_async_impl(self, ctx: InvocationContext) -> Any:
+                for i in range(3):
+                    await asyncio.sleep(0.01)
+                    yield self.new_event(ctx, content=Content.from_text(f"{name}{i}", role="model"))
+
+        return Slow(name=name)
+
+    sid = await h.session()
+    first, second = h.runner(slow_agent("a")), h.runner(slow_agent("b"))
+    await asyncio.gather(h.run(first, sid, "one"), h.run(second, sid, "two"))
+    invocations = [e.invocation_id for e in await h.events(sid)]
+    changes = sum(1 for x, y in itertools.pairwise(invocations) if x != y)
+    assert changes == 1  # two whole turns, one after the other

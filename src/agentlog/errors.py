@@ -7,7 +7,8 @@ The tree::
     │   └── InvalidMessageError    a user message the runner cannot take
     ├── PendingRequestError        an answer to a confirmation or credential request
     │   ├── UnknownRequestError    names no request of the session (LookupError)
-    │   └── RequestAlreadyAnsweredError  the request was answered before
+    │   ├── RequestAlreadyAnsweredError  the request was answered before
+    │   └── RequestAbandonedError  the user wrote a new message instead of answering
     ├── ModelError                 a model call failed; ``error_code`` says why
     ├── ToolArgumentsError         (agentlog.tools) arguments that do not fit a tool
     ├── InstructionError           (agentlog.agents) a placeholder names an unset state key
@@ -38,6 +39,7 @@ __all__ = [
     "InvalidMessageError",
     "ModelError",
     "PendingRequestError",
+    "RequestAbandonedError",
     "RequestAlreadyAnsweredError",
     "UnknownRequestError",
     "ArtifactError",
@@ -85,6 +87,17 @@ class RequestAlreadyAnsweredError(PendingRequestError):
 
     def __init__(self, request_id: str) -> None:
         super().__init__(f"request {request_id!r} was already answered")
+        self.request_id = request_id
+
+
+class RequestAbandonedError(PendingRequestError):
+    """The user sent a new message after the request, so its turn was left behind; the tool
+    it would have allowed never runs."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__(
+            f"request {request_id!r} was abandoned: a newer message moved the conversation on"
+        )
         self.request_id = request_id
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from agentlog._frozen import FrozenDict, thaw
 from agentlog.agents.base import BaseAgent
@@ -20,6 +20,7 @@ from agentlog.artifacts import ArtifactService, InMemoryArtifactService
 from agentlog.context import InvocationContext, ResumeInfo
 from agentlog.errors import (
     InvalidMessageError,
+    RequestAbandonedError,
     RequestAlreadyAnsweredError,
     StaleSessionError,
     UnknownRequestError,
@@ -94,8 +95,6 @@ class Runner:
         self.artifact_service: ArtifactService = artifact_service or InMemoryArtifactService()
         self.redactor = redactor
         self.max_tool_result_chars = max_tool_result_chars
-        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._lock_users: dict[tuple[str, str], int] = {}
 
     # --- public ---------------------------------------------------------------------------
 
@@ -116,8 +115,8 @@ class Runner:
         ``RequestAlreadyAnsweredError``).
         """
         _check_message(new_message)
-        key = (user_id, session_id)
-        async with self._session_lock(key):
+        key = (id(self.session_service), self.app_name, user_id, session_id)
+        async with _SessionLock(key):
             session = await self.session_service.get_session(
                 app_name=self.app_name, user_id=user_id, session_id=session_id
             )
@@ -147,9 +146,6 @@ class Runner:
                     yield event
 
     # --- internals ------------------------------------------------------------------------
-
-    def _session_lock(self, key: tuple[str, str]) -> _LockLease:
-        return _LockLease(self, key)
 
     def _agent_for(self, ctx: InvocationContext) -> BaseAgent:
         if ctx.resume is not None:
@@ -199,7 +195,7 @@ class Runner:
         """Redact, keep ``temp:`` values for the invocation, offload big results, store."""
         if self.redactor is not None:
             event = self.redactor(event)
-        for key, value in event.actions.state_delta.items():
+        for key, value in () if event.partial else event.actions.state_delta.items():
             if key.startswith(TEMP_PREFIX):
                 if value is REMOVED:
                     ctx.temp_state.pop(key, None)
@@ -267,26 +263,36 @@ class Runner:
         )
 
 
-class _LockLease:
-    """Serialises runs on one session within this process."""
+class _SessionLock:
+    """Serialises runs on one session within this process, across every runner on a store.
 
-    def __init__(self, runner: Runner, key: tuple[str, str]) -> None:
-        self._runner = runner
+    Other processes are kept consistent by the store's optimistic concurrency instead.
+    """
+
+    _locks: ClassVar[dict[tuple[int, str, str, str], asyncio.Lock]] = {}
+    _users: ClassVar[dict[tuple[int, str, str, str], int]] = {}
+
+    def __init__(self, key: tuple[int, str, str, str]) -> None:
         self._key = key
 
     async def __aenter__(self) -> None:
-        runner = self._runner
-        lock = runner._locks.setdefault(self._key, asyncio.Lock())
-        runner._lock_users[self._key] = runner._lock_users.get(self._key, 0) + 1
-        await lock.acquire()
+        lock = self._locks.setdefault(self._key, asyncio.Lock())
+        self._users[self._key] = self._users.get(self._key, 0) + 1
+        try:
+            await lock.acquire()
+        except BaseException:
+            self._release_user()
+            raise
 
     async def __aexit__(self, *_: object) -> None:
-        runner = self._runner
-        runner._locks[self._key].release()
-        runner._lock_users[self._key] -= 1
-        if runner._lock_users[self._key] == 0:
-            del runner._lock_users[self._key]
-            del runner._locks[self._key]
+        self._locks[self._key].release()
+        self._release_user()
+
+    def _release_user(self) -> None:
+        self._users[self._key] -= 1
+        if self._users[self._key] == 0:
+            del self._users[self._key]
+            del self._locks[self._key]
 
 
 def _transferable(agent: BaseAgent) -> bool:
@@ -336,6 +342,8 @@ def _resolve_answers(session: Session, message: Content) -> tuple[str, ResumeInf
         if response.id in answered:
             raise RequestAlreadyAnsweredError(response.id)
         event, call = found
+        if _abandoned(session, event):
+            raise RequestAbandonedError(response.id)
         if response.name != call.name:
             raise InvalidMessageError(
                 f"request {response.id!r} is a {call.name}, answered as {response.name}"
@@ -370,6 +378,17 @@ def _resolve_answers(session: Session, message: Content) -> tuple[str, ResumeInf
     if invocation is None or resume is None:
         return None
     return invocation, resume
+
+
+def _abandoned(session: Session, request: Event) -> bool:
+    """A request is abandoned once the user has written a new message after it."""
+    seen = False
+    for event in session.events:
+        if event is request:
+            seen = True
+        elif seen and event.author == "user" and event.text():
+            return True
+    return False
 
 
 def _withhold_credentials(message: Content) -> Content:

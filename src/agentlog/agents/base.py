@@ -117,8 +117,13 @@ class BaseAgent(ABC):
         )
 
     async def run_async(self, ctx: InvocationContext) -> AsyncIterator[Event]:
-        """Run this agent for the invocation: callbacks around ``_run_async_impl``."""
-        if self.before_agent_callback is not None:
+        """Run this agent for the invocation: callbacks around ``_run_async_impl``.
+
+        When a paused invocation resumes into this agent (or below it), the before-agent
+        callback is not run again: it ran when the turn started.
+        """
+        resuming = ctx.resume is not None and self.contains(ctx.resume.agent_name)
+        if self.before_agent_callback is not None and not resuming:
             event = await self._callback_event(ctx, self.before_agent_callback)
             if event is not None:
                 yield event
