@@ -14,6 +14,8 @@ The tree::
     ├── InstructionError           (agentlog.agents) a placeholder names an unset state key
     ├── ScriptError                (agentlog.models.scripted) a script and its calls disagree
     ├── ImmutableError             a write to a frozen event, session or state view (TypeError)
+    ├── InvalidMemoryEntryError    a memory entry that cannot be stored (ValueError)
+    ├── InvalidConfigError         settings that cannot work, caught when made (ValueError)
     ├── StoreError                 anything a session or memory store reports
     │   ├── SessionNotFoundError   no session with that app, user and id
     │   ├── SessionExistsError     create_session with an id already taken
@@ -49,7 +51,9 @@ __all__ = [
     "DuplicateEventError",
     "ImmutableError",
     "InvalidArtifactNameError",
+    "InvalidConfigError",
     "InvalidEventError",
+    "InvalidMemoryEntryError",
     "SessionExistsError",
     "SessionNotFoundError",
     "StaleSessionError",
@@ -200,3 +204,13 @@ class ArtifactTooLargeError(ArtifactError, ValueError):
         super().__init__(f"artifact of {size} bytes is over the limit of {max_bytes} bytes")
         self.size = size
         self.max_bytes = max_bytes
+
+
+class InvalidMemoryEntryError(AgentlogError, ValueError):
+    """A memory entry that breaks its contract (no cited events, blank text, an unknown kind or
+    provenance) or whose id is already stored; nothing of its batch was stored."""
+
+
+class InvalidConfigError(AgentlogError, ValueError):
+    """Settings that cannot work (for example a compaction interval below 1), rejected when the
+    settings object is made rather than when it is first used."""
