@@ -33,12 +33,16 @@ from agentlog import (  # noqa: E402
     Content,
     Event,
     EventActions,
+    EventCompaction,
     FunctionCall,
+    GetSessionConfig,
     Part,
     Session,
     StoreUnavailableError,
 )
 from agentlog.sessions.base import SessionService  # noqa: E402
+from agentlog.sessions.codec import encode_event  # noqa: E402
+from agentlog.sessions.migrations import load_migrations  # noqa: E402
 from agentlog.sessions.postgres import PostgresSessionService  # noqa: E402
 from agentlog.testing.sessions import ServiceSpec, SessionServiceConformance  # noqa: E402
 
@@ -138,7 +142,7 @@ async def test_tables_live_in_the_schema_and_migrations_run_once(schema: str) ->
     finally:
         await asyncio.gather(*(s.close() for s in services))
     rows = await execute(schema, "SELECT version, name FROM agentlog_migrations")
-    assert rows == [(1, "initial")]
+    assert rows == [(1, "initial"), (2, "compaction_end")]
     tables = await execute(
         schema,
         "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
@@ -241,3 +245,71 @@ def test_import_without_the_extra_names_it() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'agentlog[postgres]'" in out.stdout
+
+
+async def test_migration_2_backfills_compactions_stored_before_it(schema: str) -> None:
+    events = [
+        Event(
+            invocation_id=f"inv-{i}",
+            author="user",
+            content=Content.from_text(f"e{i}"),
+            timestamp=100.0 + i,
+        )
+        for i in range(4)
+    ]
+    compaction = Event(
+        invocation_id="c",
+        author="agentlog_compactor",
+        timestamp=102.5,
+        actions=EventActions(
+            compaction=EventCompaction(
+                start_timestamp=100.0,
+                end_timestamp=101.0,
+                event_ids=(events[0].id, events[1].id),
+                summary=Content.from_text("e0 and e1", role="model"),
+            )
+        ),
+    )
+    rows = [*events[:3], compaction, events[3]]
+    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
+        # The schema as release 0.1 left it: migration 1 only.
+        await conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
+        await conn.execute(
+            "CREATE TABLE agentlog_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at DOUBLE PRECISION NOT NULL)"
+        )
+        await conn.execute(load_migrations("postgres")[0].sql)  # type: ignore[arg-type]
+        await conn.execute("INSERT INTO agentlog_migrations VALUES (1, 'initial', 0)")
+        cursor = await conn.execute(
+            "INSERT INTO sessions (app_name, user_id, session_id, version, create_time,"
+            " last_update_time) VALUES ('app', 'u', 's1', %s, 0, 200) RETURNING pk",
+            (len(rows),),
+        )
+        row = await cursor.fetchone()
+        assert row is not None
+        for seq, event in enumerate(rows, start=1):
+            await conn.execute(
+                "INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+                " format_version, payload) VALUES (%s, %s, %s, %s, %s, %s, 1, %s)",
+                (
+                    row[0],
+                    seq,
+                    event.id,
+                    event.invocation_id,
+                    event.author,
+                    event.timestamp,
+                    encode_event(event),
+                ),
+            )
+    async with PostgresSessionService(DSN, schema=schema) as service:
+        loaded = await service.get_session(
+            app_name="app",
+            user_id="u",
+            session_id="s1",
+            config=GetSessionConfig(from_latest_compaction=True),
+        )
+    assert [e.id for e in loaded.events] == [events[2].id, compaction.id, events[3].id]
+    assert loaded.events[1] == compaction
+    ends = await execute(schema, "SELECT event_id, compaction_end FROM events ORDER BY pk")
+    assert ends == [(e.id, 101.0 if e is compaction else None) for e in rows]

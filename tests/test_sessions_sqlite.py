@@ -7,8 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from agentlog import Session, SqliteSessionService, StoreUnavailableError
+from agentlog import (
+    Content,
+    Event,
+    EventActions,
+    EventCompaction,
+    GetSessionConfig,
+    Session,
+    SqliteSessionService,
+    StoreUnavailableError,
+)
 from agentlog.sessions.base import SessionService
+from agentlog.sessions.codec import encode_event
+from agentlog.sessions.migrations import load_migrations, split_statements
 from agentlog.testing.sessions import ServiceSpec, SessionServiceConformance
 
 
@@ -53,7 +64,7 @@ async def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         rows = conn.execute("SELECT version, name FROM agentlog_migrations").fetchall()
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-    assert rows == [(1, "initial")]
+    assert rows == [(1, "initial"), (2, "compaction_end")]
     assert mode == "wal"
 
 
@@ -64,3 +75,72 @@ async def test_durability_setting_is_explicit(tmp_path: Path) -> None:
     assert fast.synchronous == "NORMAL"
     await durable.close()
     await fast.close()
+
+
+async def test_migration_2_backfills_compactions_stored_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    events = [
+        Event(invocation_id=f"inv-{i}", author="user", content=Content.from_text(f"e{i}"))
+        for i in range(4)
+    ]
+    events = [e.model_copy(update={"timestamp": 100.0 + i}) for i, e in enumerate(events)]
+    compaction = Event(
+        invocation_id="c",
+        author="agentlog_compactor",
+        timestamp=102.5,
+        actions=EventActions(
+            compaction=EventCompaction(
+                start_timestamp=100.0,
+                end_timestamp=101.0,
+                event_ids=(events[0].id, events[1].id),
+                summary=Content.from_text("e0 and e1", role="model"),
+            )
+        ),
+    )
+    rows = [*events[:3], compaction, events[3]]
+    with sqlite3.connect(path) as conn:
+        # The schema as release 0.1 left it: migration 1 only.
+        conn.execute(
+            "CREATE TABLE agentlog_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at REAL NOT NULL)"
+        )
+        for statement in split_statements(load_migrations("sqlite")[0].sql):
+            conn.execute(statement)
+        conn.execute("INSERT INTO agentlog_migrations VALUES (1, 'initial', 0)")
+        for pk, sid, count in ((1, "s1", len(rows)), (2, "broken", 1)):
+            conn.execute(
+                "INSERT INTO sessions VALUES (?, 'app', 'u', ?, ?, 0, 200)", (pk, sid, count)
+            )
+        for seq, event in enumerate(rows, start=1):
+            conn.execute(
+                "INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+                " format_version, payload) VALUES (1, ?, ?, ?, ?, ?, 1, ?)",
+                (
+                    seq,
+                    event.id,
+                    event.invocation_id,
+                    event.author,
+                    event.timestamp,
+                    encode_event(event),
+                ),
+            )
+        # A corrupt row that mentions a compaction must not stop the migration.
+        conn.execute(
+            "INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+            " format_version, payload) VALUES (2, 1, 'x', 'i', 'a', 1, 1, '{\"compaction\": ')"
+        )
+    service = SqliteSessionService(path)
+    try:
+        loaded = await service.get_session(
+            app_name="app",
+            user_id="u",
+            session_id="s1",
+            config=GetSessionConfig(from_latest_compaction=True),
+        )
+        assert [e.id for e in loaded.events] == [events[2].id, compaction.id, events[3].id]
+        assert loaded.events[1] == compaction
+    finally:
+        await service.close()
+    with sqlite3.connect(path) as conn:
+        ends = conn.execute("SELECT event_id, compaction_end FROM events ORDER BY pk").fetchall()
+    assert ends == [(e.id, 101.0 if e is compaction else None) for e in rows] + [("x", None)]

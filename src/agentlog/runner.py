@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from agentlog._frozen import FrozenDict, thaw
 from agentlog.agents.base import BaseAgent
-from agentlog.agents.history import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, is_human_request
+from agentlog.agents.history import (
+    REQUEST_CONFIRMATION,
+    REQUEST_CREDENTIAL,
+    is_human_request,
+    latest_compaction,
+)
 from agentlog.agents.llm import LlmAgent
 from agentlog.artifacts import ArtifactService, InMemoryArtifactService
+from agentlog.compaction.config import EventsCompactionConfig
+from agentlog.compaction.hook import CompactionHook
 from agentlog.context import InvocationContext, ResumeInfo
 from agentlog.errors import (
     InvalidMessageError,
@@ -39,7 +46,7 @@ from agentlog.ids import new_invocation_id
 from agentlog.logs import get_logger, log_context, set_event
 from agentlog.models.scripted import ScriptError
 from agentlog.run_config import RunConfig
-from agentlog.sessions.base import Session, SessionService
+from agentlog.sessions.base import GetSessionConfig, Session, SessionService
 from agentlog.state import TEMP_PREFIX
 
 __all__ = ["Runner", "confirmation_answer", "credential_answer"]
@@ -77,6 +84,9 @@ class Runner:
         redactor: rewrites each event before it is stored or streamed (e.g. ``PatternRedactor``).
         max_tool_result_chars: a function response whose JSON is longer is stored as an
             artifact, and the event keeps a reference and the head of it.
+        compaction_config: compact each session's history as it grows (SPEC 5). A turn then
+            loads only the newest compaction and the events after its end, and once its stream
+            has ended the compaction runs in a background task (``wait_for_compactions``).
     """
 
     def __init__(
@@ -88,6 +98,7 @@ class Runner:
         artifact_service: ArtifactService | None = None,
         redactor: Callable[[Event], Event] | None = None,
         max_tool_result_chars: int = 16_000,
+        compaction_config: EventsCompactionConfig | None = None,
     ) -> None:
         self.agent = agent
         self.session_service = session_service
@@ -95,6 +106,14 @@ class Runner:
         self.artifact_service: ArtifactService = artifact_service or InMemoryArtifactService()
         self.redactor = redactor
         self.max_tool_result_chars = max_tool_result_chars
+        self.compaction_config = compaction_config
+        self._compaction: CompactionHook | None = None
+        self._load_config: GetSessionConfig | None = None
+        if compaction_config is not None:
+            self._compaction = CompactionHook(
+                compaction_config, session_service, session_lock=self._compaction_lock
+            )
+            self._load_config = GetSessionConfig(from_latest_compaction=True)
 
     # --- public ---------------------------------------------------------------------------
 
@@ -118,7 +137,10 @@ class Runner:
         key = (id(self.session_service), self.app_name, user_id, session_id)
         async with _SessionLock(key):
             session = await self.session_service.get_session(
-                app_name=self.app_name, user_id=user_id, session_id=session_id
+                app_name=self.app_name,
+                user_id=user_id,
+                session_id=session_id,
+                config=self._load_config,
             )
             resume = _resolve_answers(session, new_message)
             invocation_id = resume[0] if resume else new_invocation_id()
@@ -144,8 +166,26 @@ class Runner:
                 agent = self._agent_for(ctx)
                 async for event in self._run_agent(ctx, agent):
                     yield event
+                if self._compaction is not None:
+                    # This runs once the caller asks for the event after the last one, so it
+                    # has every event; the summariser runs in a task and the stream ends now.
+                    self._compaction.after_turn(ctx.session, invocation_id)
+
+    async def wait_for_compactions(self) -> None:
+        """Wait until every compaction this runner started has been stored or given up.
+
+        Not needed for correctness (a turn that starts first simply sees the history as it
+        was); for tests, scripts and shutdown. Do not call it inside a run's ``async for`` on
+        the same session: the compaction waits for that run to end.
+        """
+        if self._compaction is not None:
+            await self._compaction.wait()
 
     # --- internals ------------------------------------------------------------------------
+
+    def _compaction_lock(self, key: tuple[str, str]) -> _SessionLock:
+        user_id, session_id = key
+        return _SessionLock((id(self.session_service), self.app_name, user_id, session_id))
 
     def _agent_for(self, ctx: InvocationContext) -> BaseAgent:
         if ctx.resume is not None:
@@ -160,12 +200,10 @@ class Runner:
             while agent.parent_agent is not None and not isinstance(agent.parent_agent, LlmAgent):
                 agent = agent.parent_agent
             return agent
-        for event in reversed(ctx.session.events):
-            if event.author == "user":
-                continue
-            if event.author == self.agent.name:
+        for name in _recent_authors(ctx.session.events):
+            if name == self.agent.name:
                 return self.agent
-            agent = self.agent.find_agent(event.author)
+            agent = self.agent.find_agent(name)
             if agent is None:
                 continue
             return agent if _transferable(agent) else self.agent
@@ -214,7 +252,10 @@ class Runner:
                     raise
                 logger.warning("session moved on under this turn; appending after it")
                 ctx.session = await self.session_service.get_session(
-                    app_name=ctx.app_name, user_id=ctx.user_id, session_id=ctx.session.id
+                    app_name=ctx.app_name,
+                    user_id=ctx.user_id,
+                    session_id=ctx.session.id,
+                    config=self._load_config,
                 )
         stored = ctx.session.events[-1]
         set_event(stored.id, stored.author)
@@ -293,6 +334,18 @@ class _SessionLock:
         if self._users[self._key] == 0:
             del self._users[self._key]
             del self._locks[self._key]
+
+
+def _recent_authors(events: Sequence[Event]) -> Iterator[str]:
+    """Agents that spoke, newest first. A compaction stands in for the turns it covers, which
+    are older than every other event loaded with it, so its ``branch`` (the agent that spoke
+    last in them) comes after the rest."""
+    for event in reversed(events):
+        if event.actions.compaction is None and event.author != "user":
+            yield event.author
+    compaction = latest_compaction(events)
+    if compaction is not None and compaction.branch:
+        yield compaction.branch.rsplit(".", 1)[-1]
 
 
 def _transferable(agent: BaseAgent) -> bool:

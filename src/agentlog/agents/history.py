@@ -9,6 +9,7 @@ retold as user-side context, so a model never mistakes another agent's words for
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Final
 
@@ -21,6 +22,7 @@ __all__ = [
     "build_contents",
     "current_turn",
     "is_human_request",
+    "latest_compaction",
 ]
 
 REQUEST_CONFIRMATION: Final = "agentlog_request_confirmation"
@@ -34,6 +36,22 @@ _HUMAN_REQUESTS: Final = frozenset({REQUEST_CONFIRMATION, REQUEST_CREDENTIAL})
 def is_human_request(name: str) -> bool:
     """Whether a function name is one of the framework's requests to a human or client."""
     return name in _HUMAN_REQUESTS
+
+
+def latest_compaction(events: Sequence[Event]) -> Event | None:
+    """The newest compaction event: the one whose span ends last (the later one on a tie).
+
+    The greatest end, not the last stored, so a late compaction that reaches less far (written
+    by a slower process) never brings back events a newer one already covers; the stores'
+    ``GetSessionConfig.from_latest_compaction`` picks the same one.
+    """
+    found: Event | None = None
+    end = -math.inf
+    for event in events:
+        compaction = event.actions.compaction
+        if compaction is not None and compaction.end_timestamp >= end:
+            found, end = event, compaction.end_timestamp
+    return found
 
 
 def current_turn(events: Sequence[Event]) -> Sequence[Event]:
@@ -56,10 +74,8 @@ def build_contents(events: Sequence[Event], agent_name: str) -> list[Content]:
     With a compaction among ``events``, the newest one's summary comes first and stands in
     for every event up to its end; later events follow as they are.
     """
-    compaction = next(
-        (e.actions.compaction for e in reversed(events) if e.actions.compaction is not None),
-        None,
-    )
+    newest = latest_compaction(events)
+    compaction = newest.actions.compaction if newest is not None else None
     contents: list[Content] = []
     kept: Sequence[Event] = events
     if compaction is not None:

@@ -40,6 +40,12 @@ class AppendPlan:
         """The session's version once the append is stored; also the event's sequence number."""
         return self.expected_version + 1
 
+    @property
+    def compaction_end(self) -> float | None:
+        """The end of the span a compaction event covers; ``None`` for any other event."""
+        compaction = self.event.actions.compaction
+        return compaction.end_timestamp if compaction is not None else None
+
 
 def plan_append(session: Session, event: Event) -> AppendPlan | None:
     """Check the arguments and compute what the append writes; ``None`` for a partial event."""

@@ -39,13 +39,23 @@ class Session(BaseModel):
 
 
 class GetSessionConfig(BaseModel):
-    """Which events ``get_session`` loads. Both filters together: the last N of those at or after
-    the timestamp."""
+    """Which events ``get_session`` loads. Filters combine: the last N of those at or after the
+    timestamp (and, with ``from_latest_compaction``, after the newest compaction's end).
+
+    The newest compaction is the compaction event whose ``end_timestamp`` is greatest. With
+    ``from_latest_compaction`` the events loaded are that event and every event stored after
+    its end, whether stored before or after the compaction event itself: exactly what a model
+    call's history needs (``agentlog.agents.history.build_contents``). With no compaction
+    stored, every event is loaded.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     num_recent_events: int | None = Field(default=None, ge=0, description="Only the last N.")
     after_timestamp: float | None = Field(default=None, description="Only those at or after it.")
+    from_latest_compaction: bool = Field(
+        default=False, description="Only the newest compaction and the events after its end."
+    )
 
 
 @runtime_checkable

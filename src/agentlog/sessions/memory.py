@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from collections.abc import Mapping
@@ -30,6 +31,10 @@ class _Record:
     last_update_time: float
     events: list[Event] = field(default_factory=list)
     event_ids: set[str] = field(default_factory=set)
+    timestamps: list[float] = field(default_factory=list)
+    """The events' timestamps, strictly increasing, for bisecting."""
+    compaction_end: float | None = None
+    """The greatest ``end_timestamp`` of a stored compaction."""
 
 
 class InMemorySessionService:
@@ -108,6 +113,10 @@ class InMemorySessionService:
             self._check_open()
             record = self._record(app_name, user_id, session_id)
             events = record.events
+            if config is not None and config.from_latest_compaction:
+                end = record.compaction_end
+                if end is not None:
+                    events = events[bisect.bisect_right(record.timestamps, end) :]
             if config is not None and config.after_timestamp is not None:
                 cutoff = config.after_timestamp
                 events = [e for e in events if e.timestamp >= cutoff]
@@ -147,6 +156,12 @@ class InMemorySessionService:
                 raise DuplicateEventError(session.id, plan.event.id)
             record.events.append(plan.event)
             record.event_ids.add(plan.event.id)
+            record.timestamps.append(plan.event.timestamp)
+            compaction = plan.event.actions.compaction
+            if compaction is not None and (
+                record.compaction_end is None or compaction.end_timestamp > record.compaction_end
+            ):
+                record.compaction_end = compaction.end_timestamp
             record.state = apply_delta(record.state, plan.delta.session)
             record.last_update_time = plan.event.timestamp
             self._apply_shared(session.app_name, session.user_id, plan.delta.app, plan.delta.user)

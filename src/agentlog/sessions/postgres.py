@@ -526,15 +526,16 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         "author": event.author,
         "format": EVENT_FORMAT_VERSION,
         "payload": encode_event(event),
+        "compaction_end": plan.compaction_end,
     }
     query = _statement(
         "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
         " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
         " AND version = %(expected)s RETURNING pk),"
         " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
-        " format_version, payload) SELECT pk, %(version)s::bigint, %(event_id)s::text,"
-        " %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
-        " %(format)s::integer, %(payload)s::json FROM s)",
+        " format_version, payload, compaction_end) SELECT pk, %(version)s::bigint,"
+        " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
+        " %(format)s::integer, %(payload)s::json, %(compaction_end)s::float8 FROM s)",
         plan.delta,
         params,
     )
@@ -544,6 +545,15 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
 def _events_query(app_name: str, user_id: str, sid: str, config: GetSessionConfig | None) -> _Query:
     where: LiteralString = "session_pk = " + _SESSION_PK
     params: list[Any] = [app_name, user_id, sid]
+    if config is not None and config.from_latest_compaction:
+        # Timestamps are never negative, so -1 lets every event through when no compaction is
+        # stored.
+        where += (
+            " AND timestamp > coalesce((SELECT max(compaction_end) FROM events WHERE session_pk = "
+            + _SESSION_PK
+            + " AND compaction_end IS NOT NULL), -1)"
+        )
+        params += [app_name, user_id, sid]
     if config is not None and config.after_timestamp is not None:
         where += " AND timestamp >= %s"
         params.append(config.after_timestamp)

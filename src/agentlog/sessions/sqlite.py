@@ -267,6 +267,14 @@ class SqliteSessionService:
     ) -> list[tuple[str, int, str]]:
         columns = "SELECT event_id, format_version, payload FROM events WHERE session_pk = ?"
         params: list[Any] = [pk]
+        if config is not None and config.from_latest_compaction:
+            # Timestamps are never negative, so -1 lets every event through when no compaction
+            # is stored.
+            columns += (
+                " AND timestamp > coalesce((SELECT max(compaction_end) FROM events"
+                " WHERE session_pk = ? AND compaction_end IS NOT NULL), -1)"
+            )
+            params.append(pk)
         if config is not None and config.after_timestamp is not None:
             columns += " AND timestamp >= ?"
             params.append(config.after_timestamp)
@@ -341,7 +349,8 @@ class SqliteSessionService:
             try:
                 conn.execute(
                     "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
-                    " timestamp, format_version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " timestamp, format_version, payload, compaction_end)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         pk,
                         plan.new_version,
@@ -351,6 +360,7 @@ class SqliteSessionService:
                         plan.event.timestamp,
                         EVENT_FORMAT_VERSION,
                         payload,
+                        plan.compaction_end,
                     ),
                 )
             except sqlite3.IntegrityError as exc:

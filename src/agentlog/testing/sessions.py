@@ -64,6 +64,21 @@ def _event(author: str = "agent", text: str = "hello", **actions: Any) -> Event:
     )
 
 
+def _compaction_event(covered: list[Event], summary: str) -> Event:
+    return Event(
+        invocation_id="compaction",
+        author="agentlog_compactor",
+        actions=EventActions(
+            compaction=EventCompaction(
+                start_timestamp=covered[0].timestamp,
+                end_timestamp=covered[-1].timestamp,
+                event_ids=tuple(e.id for e in covered),
+                summary=Content.from_text(summary, role="model"),
+            )
+        ),
+    )
+
+
 def rich_event(call_id: str = "call-1") -> Event:
     """An event with every field set, for round trips."""
     return Event(
@@ -411,6 +426,89 @@ class SessionServiceConformance:
         assert await ids(after_timestamp=base + 100) == []
         assert await ids(num_recent_events=2, after_timestamp=base + 5) == all_ids[-2:]
         assert await ids(num_recent_events=9, after_timestamp=base + 7) == all_ids[7:]
+
+    async def test_from_latest_compaction_loads_what_history_needs(
+        self, store: SessionService
+    ) -> None:
+        s = await store.create_session(app_name=APP, user_id="u1")
+        stored: list[Event] = []
+
+        async def add(event: Event) -> Event:
+            nonlocal s
+            s = await store.append_event(s, event)
+            stored.append(s.events[-1])
+            return s.events[-1]
+
+        async def load(**config: Any) -> list[str]:
+            loaded = await store.get_session(
+                app_name=APP,
+                user_id="u1",
+                session_id=s.id,
+                config=GetSessionConfig(from_latest_compaction=True, **config),
+            )
+            assert loaded.version == s.version
+            return [e.id for e in loaded.events]
+
+        plain = [await add(_event(text=f"e{i}")) for i in range(5)]
+        assert await load() == [e.id for e in plain]  # nothing compacted yet: everything
+
+        # A covers e0-e3 and is stored after e4, which it does not cover.
+        first = await add(_compaction_event(plain[:4], "summary A"))
+        assert await load() == [plain[4].id, first.id]
+
+        more = [await add(_event(text=f"e{i}")) for i in range(5, 8)]
+        # B covers e2-e6 (the overlap re-covers e2-e3) and is stored after e7.
+        second = await add(_compaction_event([*plain[2:], *more[:2]], "summary B"))
+        last = await add(_event(text="e8"))
+        assert await load() == [more[2].id, second.id, last.id]
+
+        # A late compaction reaching less far does not move the start back.
+        stale = await add(_compaction_event(plain[:3], "stale"))
+        expected = [more[2].id, second.id, last.id, stale.id]
+        assert await load() == expected
+        assert await load(num_recent_events=2) == expected[-2:]
+        assert await load(after_timestamp=last.timestamp) == expected[-2:]
+
+        loaded = await store.get_session(
+            app_name=APP,
+            user_id="u1",
+            session_id=s.id,
+            config=GetSessionConfig(from_latest_compaction=True),
+        )
+        reloaded = loaded.events[1]
+        assert reloaded == second
+        assert reloaded.actions.compaction is not None
+        assert reloaded.actions.compaction.summary.parts[0].text == "summary B"
+        full = await self._reload(store, s)
+        assert [e.id for e in full.events] == [e.id for e in stored]
+        assert full.version == 12
+
+    async def test_from_latest_compaction_with_nothing_after_it(
+        self, store: SessionService
+    ) -> None:
+        s = await store.create_session(app_name=APP, user_id="u1")
+        covered = [_event(text=f"e{i}") for i in range(3)]
+        for e in covered:
+            s = await store.append_event(s, e)
+        compaction = _compaction_event(covered, "all of it")
+        s = await store.append_event(s, compaction)
+        loaded = await store.get_session(
+            app_name=APP,
+            user_id="u1",
+            session_id=s.id,
+            config=GetSessionConfig(from_latest_compaction=True),
+        )
+        assert loaded.events == (compaction,)
+        assert loaded.version == 4
+        other = await store.create_session(app_name=APP, user_id="u1")
+        other = await store.append_event(other, _event(text="elsewhere"))
+        loaded_other = await store.get_session(
+            app_name=APP,
+            user_id="u1",
+            session_id=other.id,
+            config=GetSessionConfig(from_latest_compaction=True),
+        )
+        assert [e.text() for e in loaded_other.events] == ["elsewhere"]
 
     async def test_list_sessions_without_events(self, store: SessionService) -> None:
         a = await store.create_session(app_name=APP, user_id="u1", state={"k": 1})
