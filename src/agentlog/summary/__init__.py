@@ -1,0 +1,122 @@
+"""Checked summaries: a record of a session for a reader who cannot ask.
+
+Every item of a record cites the events it came from, and code checks the record before anyone
+reads it: it parses, every item has sources, every source is an event of the session, and every
+identifier, amount and date of the transcript is still in it. Code, not the model, labels what
+rests only on the customer's word. A record that fails twice is not delivered.
+
+- :class:`SummaryService` (a model, through an ordinary runner) and
+  :class:`ExtractiveSummarizer` (no model) both return a :class:`SummaryResult`.
+- :func:`render_transcript`, :class:`EntityPatterns` and :func:`validate_output` are the parts.
+- :func:`render_digest`, :func:`start_handoff` and :func:`memory_entries` use a record;
+  :class:`BackgroundSummarizer` takes summaries when sessions go idle or end.
+"""
+
+from agentlog.summary.agent import SUMMARY_INSTRUCTION, SummaryAgent
+from agentlog.summary.background import BackgroundSummarizer
+from agentlog.summary.digest import render_digest
+from agentlog.summary.entities import (
+    Entity,
+    EntityPattern,
+    EntityPatterns,
+    find_entities,
+    normalise_amount,
+)
+from agentlog.summary.extractive import ExtractiveSummarizer, is_state_changing
+from agentlog.summary.handoff import (
+    HANDOFF_AUTHOR,
+    HANDOFF_SOURCE_KEY,
+    HANDOFF_TARGET_KEY,
+    render_handoff,
+    start_handoff,
+)
+from agentlog.summary.import_ import (
+    ImportedSession,
+    import_adk_session,
+    iter_jsonl_sessions,
+    load_jsonl_sessions,
+    session_from_jsonl,
+)
+from agentlog.summary.memory_entries import MemoryEntryFields, memory_entries
+from agentlog.summary.metrics import SummaryMetrics
+from agentlog.summary.provenance import label_provenance
+from agentlog.summary.render import render_transcript, transcript_lines
+from agentlog.summary.result import Summarizer, SummaryInput, SummaryResult, TokenPrice
+from agentlog.summary.schema import (
+    SECTIONS,
+    Provenance,
+    SummaryItem,
+    SummaryRecord,
+    model_output_schema,
+)
+from agentlog.summary.service import SummaryService
+from agentlog.summary.store import (
+    InMemorySummaryStore,
+    SqliteSummaryStore,
+    StoredSummary,
+    SummaryStore,
+)
+from agentlog.summary.validate import (
+    ExpectedEntity,
+    Problem,
+    ProblemKind,
+    check_record,
+    dropped_entities,
+    entity_recall,
+    parse_record,
+    transcript_entities,
+    validate_output,
+)
+
+__all__ = [
+    "HANDOFF_AUTHOR",
+    "HANDOFF_SOURCE_KEY",
+    "HANDOFF_TARGET_KEY",
+    "SECTIONS",
+    "SUMMARY_INSTRUCTION",
+    "BackgroundSummarizer",
+    "Entity",
+    "EntityPattern",
+    "EntityPatterns",
+    "ExpectedEntity",
+    "ExtractiveSummarizer",
+    "ImportedSession",
+    "InMemorySummaryStore",
+    "MemoryEntryFields",
+    "Problem",
+    "ProblemKind",
+    "Provenance",
+    "SqliteSummaryStore",
+    "StoredSummary",
+    "Summarizer",
+    "SummaryAgent",
+    "SummaryInput",
+    "SummaryItem",
+    "SummaryMetrics",
+    "SummaryRecord",
+    "SummaryResult",
+    "SummaryService",
+    "SummaryStore",
+    "TokenPrice",
+    "check_record",
+    "dropped_entities",
+    "entity_recall",
+    "find_entities",
+    "import_adk_session",
+    "is_state_changing",
+    "iter_jsonl_sessions",
+    "label_provenance",
+    "load_jsonl_sessions",
+    "memory_entries",
+    "model_output_schema",
+    "normalise_amount",
+    "parse_record",
+    "render_digest",
+    "render_handoff",
+    "render_transcript",
+    "session_from_jsonl",
+    "start_handoff",
+    "transcript_entities",
+    "transcript_lines",
+    "validate_output",
+]

@@ -1,0 +1,254 @@
+"""``ExtractiveSummarizer``: a deterministic, model-free summariser with the same checked output.
+
+It reads the same rendered transcript a model would, and builds:
+
+- ``goal``: the customer's first message;
+- ``facts``: each tool result (its name, arguments and the leaves of its payload), citing the
+  call and the result;
+- ``decisions``: each state-changing tool call that succeeded (a name with a write verb,
+  ``cancel_``, ``modify_``, ``refund_``, ..., or a result event that changed state) and each
+  handoff to another agent;
+- ``commitments``: the agent's sentences that promise something ("I will", "will be
+  refunded", "within 5 days", ...), questions excluded;
+- ``open_questions``: the customer's questions after the agent's last reply, calls still
+  without a result, and a final error.
+
+Then every entity of the transcript that no item keeps is attached to an item citing the event
+it came from (the sentence around it, for a message), so the record passes the same validator
+as a model's. It is the offline default and the evaluation's baseline, not a reader's ideal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from agentlog.events import Event
+from agentlog.summary._extract import (
+    clip,
+    failed,
+    is_promise,
+    is_state_changing,
+    payload_text,
+    sentences,
+)
+from agentlog.summary.entities import EntityPatterns
+from agentlog.summary.metrics import SummaryMetrics
+from agentlog.summary.provenance import USER_AUTHOR, label_provenance
+from agentlog.summary.render import TranscriptLine, transcript_lines
+from agentlog.summary.result import SummaryInput, SummaryResult, events_of
+from agentlog.summary.schema import SummaryItem, SummaryRecord
+from agentlog.summary.validate import (
+    ExpectedEntity,
+    check_record,
+    entity_occurrences,
+    missing_entities,
+    transcript_entities,
+)
+
+__all__ = ["ExtractiveSummarizer", "is_state_changing"]
+
+
+class _Builder:
+    """One session's items, in the order they are found."""
+
+    def __init__(
+        self,
+        events: Sequence[Event],
+        lines: Sequence[TranscriptLine],
+        limit: int,
+        patterns: EntityPatterns,
+        entities: dict[str, set[str]],
+    ):
+        self.events = {e.id: e for e in events}
+        self.patterns = patterns
+        self.entities = entities  # event id: texts of the entities its lines hold
+        self.lines = lines
+        self.limit = limit
+        self.facts: list[SummaryItem] = []
+        self.decisions: list[SummaryItem] = []
+        self.commitments: list[SummaryItem] = []
+        self.open_questions: list[SummaryItem] = []
+        self.calls: dict[str, tuple[str, str, Any]] = {}  # call id: event id, name, args
+        for event in events:
+            for call in event.function_calls():
+                self.calls[call.id] = (event.id, call.name, call.args)
+
+    @staticmethod
+    def add(items: list[SummaryItem], text: str, sources: Iterable[str]) -> None:
+        item = SummaryItem(text=text, sources=tuple(dict.fromkeys(sources)))
+        if item not in items:
+            items.append(item)
+
+    def tool_results(self) -> None:
+        answered: set[str] = set()
+        for event in self.events.values():
+            for response in event.function_responses():
+                answered.add(response.id)
+                call_event, name, args = self.calls.get(response.id, ("", response.name, {}))
+                texts = self.entities.get(event.id, set())
+                shown = payload_text(args, self.limit // 2, self.entities.get(call_event, ()))
+                head = name + (f" ({shown})" if args else "")
+                body = payload_text(response.response, self.limit, texts, self.patterns)
+                sources = [s for s in (call_event, event.id) if s]
+                if failed(response.response):
+                    self.add(self.facts, f"{head} failed: {body}", sources)
+                elif is_state_changing(name) or event.actions.state_delta:
+                    self.add(self.decisions, f"{head} done: {body}", sources)
+                else:
+                    self.add(self.facts, f"{head}: {body}", sources)
+        for call_id, (event_id, name, args) in self.calls.items():
+            if call_id not in answered:
+                shown = f" ({payload_text(args, self.limit // 2)})" if args else ""
+                self.add(self.open_questions, f"{name}{shown} has no result yet", [event_id])
+
+    def conversation(self) -> None:
+        last_reply = max(
+            (
+                i
+                for i, ln in enumerate(self.lines)
+                if ln.kind == "text" and ln.author != USER_AUTHOR
+            ),
+            default=-1,
+        )
+        for i, line in enumerate(self.lines):
+            if line.kind == "text" and line.author != USER_AUTHOR:
+                for sentence in sentences(line.body):
+                    if is_promise(sentence):
+                        self.add(self.commitments, clip(sentence, self.limit), [line.event_id])
+            elif line.kind == "text" and i > last_reply:
+                for sentence in sentences(line.body):
+                    if sentence.endswith("?"):
+                        self.add(self.open_questions, clip(sentence, self.limit), [line.event_id])
+            elif line.kind == "transfer":
+                self.add(self.decisions, f"handed over {line.body}", [line.event_id])
+            elif line.kind == "summary":
+                self.add(
+                    self.facts, f"Earlier conversation, compacted: {line.body}", [line.event_id]
+                )
+            elif line.kind in ("code", "artifact"):
+                self.add(self.facts, f"{line.author} {line.kind}: {line.body}", [line.event_id])
+        if self.lines and self.lines[-1].kind == "error":
+            last = self.lines[-1]
+            self.add(
+                self.open_questions, f"the session ended on an error: {last.body}", [last.event_id]
+            )
+
+    def record(self, goal: str) -> SummaryRecord:
+        return SummaryRecord(
+            goal=goal,
+            facts=tuple(self.facts),
+            decisions=tuple(self.decisions),
+            commitments=tuple(self.commitments),
+            open_questions=tuple(self.open_questions),
+        )
+
+    def keep_entities(
+        self, record: SummaryRecord, expected: dict[str, ExpectedEntity], patterns: EntityPatterns
+    ) -> SummaryRecord:
+        """Attach every entity no item keeps to an item citing the event it was first seen in."""
+        missing: dict[str, list[ExpectedEntity]] = {}
+        for x in missing_entities(record.text(), expected, patterns):
+            if x.event_ids:
+                missing.setdefault(x.event_ids[0], []).append(x)
+        if not missing:
+            return record
+        bodies: dict[str, list[TranscriptLine]] = {}
+        for line in self.lines:
+            bodies.setdefault(line.event_id, []).append(line)
+        facts = list(record.facts)
+        for event_id, entities in missing.items():
+            lines = bodies.get(event_id, [])
+            chosen: list[str] = []
+            for line in lines:
+                if line.kind == "text":
+                    for sentence in sentences(line.body):
+                        if (
+                            any(x.entity.text in sentence for x in entities)
+                            and sentence not in chosen
+                        ):
+                            chosen.append(sentence)
+            # A sentence chosen for its entities is kept whole unless it is very long.
+            text = " ".join(clip(s, max(self.limit, 600)) for s in chosen)
+            left = [x.entity.shown() for x in entities if x.entity.text not in text]
+            if left:
+                author = lines[0].author if lines else "the session"
+                prefix = f"{text} " if text else f"{author} mentioned "
+                text = prefix + (("also " if text else "") + ", ".join(left))
+            self.add(facts, text, [event_id])
+        return record.model_copy(update={"facts": tuple(facts)})
+
+
+class ExtractiveSummarizer:
+    """Checked summaries without a model; see the module docstring.
+
+    Args:
+        patterns: entity patterns of the domain (``EntityPatterns.default()`` if omitted).
+        max_tool_chars, max_text_chars: the transcript's limits, as for ``SummaryService``.
+        max_item_chars: an item's text is cut to about this many characters (entities lost
+            by the cut are attached again).
+    """
+
+    def __init__(
+        self,
+        *,
+        patterns: EntityPatterns | None = None,
+        max_tool_chars: int = 2_000,
+        max_text_chars: int = 4_000,
+        max_item_chars: int = 300,
+    ) -> None:
+        self.patterns = patterns or EntityPatterns.default()
+        self.max_tool_chars = max_tool_chars
+        self.max_text_chars = max_text_chars
+        self.max_item_chars = max_item_chars
+        self.metrics = SummaryMetrics()
+        """Totals over every summary this summariser attempted."""
+
+    def summarize_now(self, session: SummaryInput) -> SummaryResult:
+        """Summarise and validate ``session``, synchronously (it never waits on anything)."""
+        events, session_id = events_of(session)
+        lines = transcript_lines(
+            events, max_tool_chars=self.max_tool_chars, max_text_chars=self.max_text_chars
+        )
+        transcript = "\n".join(line.render() for line in lines)
+        occurrences = entity_occurrences(lines, self.patterns)
+        expected = transcript_entities(transcript, self.patterns, occurrences)
+        by_event: dict[str, set[str]] = {}
+        for entity, event_id in occurrences:
+            if event_id is not None:
+                by_event.setdefault(event_id, set()).add(entity.text)
+        builder = _Builder(events, lines, self.max_item_chars, self.patterns, by_event)
+        builder.tool_results()
+        builder.conversation()
+        first_user = next(
+            (ln.body for ln in lines if ln.kind == "text" and ln.author == USER_AUTHOR), ""
+        )
+        record = builder.keep_entities(
+            builder.record(clip(first_user, self.max_item_chars)), expected, self.patterns
+        )
+        problems = check_record(
+            record,
+            event_ids={e.id for e in events},
+            transcript=transcript,
+            patterns=self.patterns,
+            expected=expected,
+        )
+        dropped = sum(p.kind == "dropped_entity" for p in problems)
+        recall = (len(expected) - dropped) / len(expected) if expected else 1.0
+        result = SummaryResult(
+            session_id=session_id,
+            summarizer="extractive",
+            record=None if problems else label_provenance(record, events),
+            attempts=1,
+            problems=(tuple(problems),),
+            outputs=(record.model_dump_json(),),
+            entity_recall=recall,
+            first_entity_recall=recall,
+            transcript=transcript if problems else None,
+        )
+        self.metrics.record(result)
+        return result
+
+    async def summarize(self, session: SummaryInput) -> SummaryResult:
+        """``summarize_now``, for callers that take any ``Summarizer``."""
+        return self.summarize_now(session)

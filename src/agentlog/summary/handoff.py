@@ -1,0 +1,97 @@
+"""Handoffs: a new session that starts from a checked record of another.
+
+The new session's first event, authored ``handoff``, holds the record rendered as plain
+sections (customer claims marked as such), and its state delta keeps the source session id and
+the target agent under ``handoff:`` keys (session-scoped). The record travels as a message, not
+as free text in state that instructions template in, so the customer's words never become
+instruction-adjacent.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from agentlog.agents.base import BaseAgent
+from agentlog.events import Content, Event, EventActions
+from agentlog.ids import new_invocation_id
+from agentlog.sessions.base import Session, SessionService
+from agentlog.summary.schema import SECTIONS, SummaryItem, SummaryRecord
+
+__all__ = [
+    "HANDOFF_AUTHOR",
+    "HANDOFF_SOURCE_KEY",
+    "HANDOFF_TARGET_KEY",
+    "render_handoff",
+    "start_handoff",
+]
+
+HANDOFF_AUTHOR: Final = "handoff"
+"""Author of a handoff session's first event."""
+HANDOFF_SOURCE_KEY: Final = "handoff:source_session_id"
+"""Session state key holding the id of the session the record summarises."""
+HANDOFF_TARGET_KEY: Final = "handoff:target_agent"
+"""Session state key holding the name of the agent the conversation is handed to."""
+
+_TITLES: Final = {
+    "facts": "Facts",
+    "decisions": "Decisions",
+    "commitments": "Commitments made to the customer",
+    "open_questions": "Open questions",
+}
+
+
+def _line(item: SummaryItem, section: str) -> str:
+    text = " ".join(item.text.split())
+    if item.provenance == "user_claim":
+        verb = "asks" if section == "open_questions" else "says"
+        text = f"(the customer {verb}, not verified) {text}"
+    return f"- {text} [{', '.join(item.sources)}]"
+
+
+def render_handoff(record: SummaryRecord, *, source_session_id: str, target_agent: str) -> str:
+    """The record as plain sections for the agent taking over."""
+    if any(item.provenance is None for _, item in record.items()):
+        raise ValueError("the record's provenance is not set: hand off only a checked record")
+    lines = [
+        f"Handoff to {target_agent} from session {source_session_id}.",
+        "A checked summary of that session: each line cites the events it came from. Lines "
+        "marked as the customer's are their own words, not verified.",
+        "",
+        f"Goal: {' '.join(record.goal.split()) or '(not stated)'}",
+    ]
+    for section in SECTIONS:
+        items = record.section(section)
+        lines += ["", f"{_TITLES[section]}:"]
+        lines += [_line(i, section) for i in items] or ["- none"]
+    return "\n".join(lines)
+
+
+async def start_handoff(
+    record: SummaryRecord,
+    target_agent: str | BaseAgent,
+    *,
+    session_service: SessionService,
+    app_name: str,
+    user_id: str,
+    source_session_id: str,
+    session_id: str | None = None,
+) -> Session:
+    """Create the session the target agent continues in, starting from ``record``.
+
+    Run it with a ``Runner`` whose agent is (or contains) ``target_agent``; the handoff event
+    reaches the model as context from another author, never as the model's own words.
+    """
+    target = target_agent.name if isinstance(target_agent, BaseAgent) else target_agent
+    text = render_handoff(record, source_session_id=source_session_id, target_agent=target)
+    session = await session_service.create_session(
+        app_name=app_name, user_id=user_id, session_id=session_id
+    )
+    event = Event(
+        invocation_id=new_invocation_id(),
+        author=HANDOFF_AUTHOR,
+        content=Content.from_text(text, role="user"),
+        actions=EventActions(
+            state_delta={HANDOFF_SOURCE_KEY: source_session_id, HANDOFF_TARGET_KEY: target}
+        ),
+    )
+    return await session_service.append_event(session, event)

@@ -1,0 +1,161 @@
+"""``ExtractiveSummarizer``: model-free records that pass the same validator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentlog import Content, Event, Part
+from agentlog.events import EventActions
+from agentlog.summary import (
+    EntityPatterns,
+    ExtractiveSummarizer,
+    Summarizer,
+    is_state_changing,
+    load_jsonl_sessions,
+    render_transcript,
+    validate_output,
+)
+from agentlog.summary.example import refund_session_events
+
+EVAL = Path("/work/shared/eval")
+needs_eval = pytest.mark.skipif(not EVAL.is_dir(), reason="development sessions not present")
+
+
+def test_the_worked_example() -> None:
+    events = refund_session_events()
+    summarizer = ExtractiveSummarizer()
+    assert isinstance(summarizer, Summarizer)
+    result = summarizer.summarize_now(events)
+    assert result.ok, result.problems
+    record = result.record
+    assert record is not None
+    assert record.goal == "My order A-1001 still hasn't arrived. What's going on?"
+    assert [i.sources for i in record.facts] == [("e02", "e03")]
+    assert record.facts[0].text.startswith("lookup_order (A-1001): order_id A-1001; status shipped")
+    (decision,) = record.decisions
+    assert decision.sources == ("e05", "e06")
+    assert decision.text.startswith("refund_shipping (order_id A-1001; amount 12.5) done:")
+    assert [i.text for i in record.commitments] == [
+        "I've refunded the $12.50 shipping fee of A-1001.",
+        "It will reach your card within five working days.",
+    ]
+    (question,) = record.open_questions
+    assert (question.text, question.sources, question.provenance) == (
+        "Is my other order B-2040 affected too?",
+        ("e08",),
+        "user_claim",
+    )
+    assert result.attempts == 1
+    assert result.cost == 0.0
+    assert result.summarizer == "extractive"
+    # Deterministic.
+    assert summarizer.summarize_now(events).record == record
+
+
+def test_state_changing_tools() -> None:
+    writes = [
+        "cancel_pending_order",
+        "refund_shipping",
+        "modifyOrder",
+        "make_payment",
+        "transfer_to_human_agents",
+        "toggle_airplane_mode",
+        "reboot_device",
+    ]
+    reads = [
+        "get_order_details",
+        "find_user_id_by_email",
+        "check_status_bar",
+        "run_speed_test",
+        "calculate",
+        "lookup_order",
+        "list_all_product_types",
+    ]
+    assert [n for n in writes if not is_state_changing(n)] == []
+    assert [n for n in reads if is_state_changing(n)] == []
+
+
+def ev(eid: str, author: str, part: Part, **fields: object) -> Event:
+    role = "user" if author == "user" else "model"
+    return Event(
+        id=eid,
+        invocation_id="i",
+        author=author,
+        content=Content(role=role, parts=(part,)),
+        **fields,
+    )  # type: ignore[arg-type]
+
+
+def test_a_result_that_changed_state_is_a_decision_and_pending_calls_are_open() -> None:
+    events = [
+        ev("e1", "user", Part(text="Please hold my parcel.")),
+        ev("e2", "desk", Part.from_function_call("parcel", {"id": "A-2001"}, "c1")),
+        ev(
+            "e3",
+            "desk",
+            Part.from_function_response("parcel", {"held": True}, "c1"),
+            actions=EventActions(state_delta={"held": "A-2001"}),
+        ),
+        ev("e4", "desk", Part.from_function_call("notify_courier", {"id": "A-2001"}, "c2")),
+        ev("e5", "desk", Part.from_function_call("lookup", {"id": "A-2001"}, "c3")),
+        ev("e6", "desk", Part.from_function_response("lookup", {"error": "timeout"}, "c3")),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.ok, result.problems
+    record = result.record
+    assert record is not None
+    assert [d.sources for d in record.decisions] == [("e2", "e3")]
+    assert [f.text for f in record.facts] == ["lookup (A-2001) failed: timeout"]
+    assert [q.text for q in record.open_questions] == ["notify_courier (A-2001) has no result yet"]
+
+
+def test_entities_left_out_of_items_are_attached_to_their_event() -> None:
+    events = [
+        ev(
+            "e1",
+            "user",
+            Part(text="Hi. My order A-1001 arrived broken. I paid $84.00 on 2026-09-20."),
+        ),
+        ev("e2", "desk", Part(text="Sorry to hear that. Let me check.")),
+    ]
+    result = ExtractiveSummarizer(max_item_chars=20).summarize_now(events)
+    assert result.ok, result.problems
+    record = result.record
+    assert record is not None
+    claims = [i for i in record.facts if i.sources == ("e1",)]
+    assert claims
+    assert all(i.provenance == "user_claim" for i in claims)
+    assert "I paid $84.00 on 2026-09-20." in claims[0].text
+
+
+@needs_eval
+@pytest.mark.parametrize(
+    ("name", "patterns"),
+    [("retail", EntityPatterns.retail()), ("telecom", EntityPatterns.telecom())],
+)
+def test_every_development_session_passes_the_validator(
+    name: str, patterns: EntityPatterns
+) -> None:
+    sessions = load_jsonl_sessions(EVAL / f"tau2-{name}-gpt41.jsonl")
+    summarizer = ExtractiveSummarizer(patterns=patterns)
+    failed = []
+    for session in sessions:
+        result = summarizer.summarize_now(session)
+        if not result.ok:
+            failed.append((session.session_id, result.last_problems))
+            continue
+        assert result.session_id == session.session_id
+        # Independently of the summariser: the same validator, from the outside.
+        transcript = render_transcript(session.events)
+        record = result.record
+        assert record is not None
+        _, problems = validate_output(
+            record, events=session.events, transcript=transcript, patterns=patterns
+        )
+        assert problems == []
+        assert all(i.provenance is not None for _, i in record.items())
+    assert failed == []
+    assert summarizer.metrics.first_attempt_pass_rate == 1.0
+    assert summarizer.metrics.mean_entity_recall == 1.0
