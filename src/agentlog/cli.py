@@ -66,6 +66,24 @@ def demo(
     asyncio.run(run_demo(db, model=llm, console=console, approve=approve))
 
 
+def _register_optional() -> None:
+    try:
+        from agentlog.server.cli import register
+    except ImportError as exc:
+        missing = str(exc)
+
+        @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+        def serve() -> None:
+            """Serve the HTTP API and web page (needs the 'server' extra)."""
+            raise typer.BadParameter(missing)
+
+    else:
+        register(app)
+
+
+_register_optional()
+
+
 def main() -> None:
     """Entry point of the ``agentlog`` script."""
     os.environ.setdefault("PYTHONIOENCODING", "utf-8")

@@ -4,6 +4,12 @@ A pure function, classifying by payload, never by author (a sub-agent's tool cal
 same as the root agent's). Drafts carry the turn's id so a client replaces them in place;
 everything else carries the stored event's id. The end of a turn is not an event property:
 it is marked when the run's stream ends (:func:`turn_end`).
+
+Kinds: ``error`` (a user-facing sentence per error code, never the code), ``draft`` (partial
+text; replaces the draft), ``user_message`` (a person's text), ``tool_call``, ``tool_result``,
+``handoff``, ``needs_approval`` (a confirmation or credential request to answer),
+``approval_answer`` (the answer to one), ``answer`` (final model text; replaces the draft),
+``compaction`` (a summary standing in for earlier events) and ``turn_end``.
 """
 
 from __future__ import annotations
@@ -20,7 +26,17 @@ from agentlog.events import ErrorCode, Event
 __all__ = ["USER_MESSAGES", "MessageKind", "RoutedMessage", "route", "turn_end", "user_message"]
 
 MessageKind = Literal[
-    "error", "draft", "tool_call", "tool_result", "handoff", "needs_approval", "answer", "turn_end"
+    "error",
+    "draft",
+    "user_message",
+    "tool_call",
+    "tool_result",
+    "handoff",
+    "needs_approval",
+    "approval_answer",
+    "answer",
+    "compaction",
+    "turn_end",
 ]
 
 USER_MESSAGES: dict[ErrorCode, str] = {
@@ -73,7 +89,14 @@ def route(event: Event) -> list[RoutedMessage]:
         return [msg("error", user_message(event.error_code), error_code=event.error_code.value)]
     if event.partial:
         return [msg("draft", event.text())]
+    compaction = event.actions.compaction
+    if compaction is not None:
+        summary = "".join(p.text or "" for p in compaction.summary.parts)
+        return [msg("compaction", summary, event_ids=list(compaction.event_ids))]
+    spoken_by_user = event.content is not None and event.content.role == "user"
     out: list[RoutedMessage] = []
+    if spoken_by_user and event.text():
+        out.append(msg("user_message", event.text()))
     for call in event.function_calls():
         args = thaw(call.args)
         if call.name == REQUEST_CONFIRMATION:
@@ -102,16 +125,24 @@ def route(event: Event) -> list[RoutedMessage]:
         else:
             out.append(msg("tool_call", _call_text(call.name, args), name=call.name, args=args))
     for response in event.function_responses():
-        if response.name in (REQUEST_CONFIRMATION, REQUEST_CREDENTIAL):
-            continue
         body = thaw(response.response)
+        if response.name == REQUEST_CONFIRMATION:
+            confirmed = body.get("confirmed") is True
+            text = "Approved" if confirmed else "Declined"
+            out.append(msg("approval_answer", text, request_id=response.id, confirmed=confirmed))
+            continue
+        if response.name == REQUEST_CREDENTIAL:
+            out.append(
+                msg("approval_answer", "Credential given", request_id=response.id, credential=True)
+            )
+            continue
         out.append(
             msg("tool_result", _result_text(response.name, body), name=response.name, result=body)
         )
     if event.actions.transfer_to_agent:
         target = event.actions.transfer_to_agent
         out.append(msg("handoff", f"Handing over to {target}", to=target))
-    if event.is_final_response() and event.text():
+    if event.is_final_response() and event.text() and not spoken_by_user:
         out.append(msg("answer", event.text()))
     return out
 

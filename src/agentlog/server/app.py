@@ -1,0 +1,192 @@
+"""``create_app``: the HTTP API over a runner and its session store.
+
+Stateless by design: everything a turn needs is in the session store, so processes sharing a
+store could serve the same sessions; a process keeps only the live fan-out of the turns it is
+running (:mod:`agentlog.server.hub`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+
+from agentlog import __version__
+from agentlog.logs import get_logger
+from agentlog.runner import Runner
+from agentlog.server.auth import LOCAL_USER, KeyRing
+from agentlog.server.deps import Server
+from agentlog.server.errors import install_error_handlers
+from agentlog.server.hub import TurnHub
+from agentlog.server.limits import BodyLimit
+from agentlog.server.routes import approvals, sessions, state, turns
+from agentlog.server.stalls import StallWatcher
+from agentlog.server.web import install_web_page
+from agentlog.sessions.base import SessionService
+
+if TYPE_CHECKING:
+    from agentlog.memory import MemoryService
+    from agentlog.summary import BackgroundSummarizer, Summarizer, SummaryStore
+
+__all__ = ["RunnerFactory", "create_app"]
+
+logger = get_logger("agentlog.server")
+
+RunnerFactory = Callable[[SessionService], Runner]
+"""Builds the runner over the store the app is given."""
+
+
+def create_app(
+    runner: Runner | RunnerFactory,
+    session_service: SessionService | None = None,
+    *,
+    api_keys: Mapping[str, str] | None = None,
+    admin_keys: Mapping[str, str] | None = None,
+    max_body_bytes: int = 1_000_000,
+    cors_origins: Sequence[str] | None = None,
+    approval_deadline_s: float = 900.0,
+    stall_check_interval_s: float | None = 60.0,
+    close_store_on_shutdown: bool = False,
+    shutdown_grace_s: float = 5.0,
+    summaries: SummaryStore | None = None,
+    summarizer: Summarizer | None = None,
+    summarize_idle_after_s: float | None = None,
+    memory: MemoryService | None = None,
+) -> FastAPI:
+    """The agentlog HTTP API (OpenAPI at ``/openapi.json``).
+
+    Args:
+        runner: the runner, or a factory given ``session_service``. One runner serves every
+            request, so its per-session lock serialises the turns of a session.
+        session_service: the store; defaults to the runner's (must be the runner's if given).
+        api_keys: API key to user id (``sha256:<hex>`` keys are taken as hashed). With neither
+            these nor ``admin_keys``, one local user is served, to loopback clients only.
+        admin_keys: keys that may also write ``app:`` state, to user id.
+        max_body_bytes: larger request bodies get 413.
+        cors_origins: origins allowed cross-site; CORS is off when ``None``.
+        approval_deadline_s: a turn paused on a request longer than this is stalled.
+        stall_check_interval_s: how often to log stalled approvals; ``None`` never.
+        close_store_on_shutdown: close the stores (sessions, and summaries and memory if
+            given) when the app shuts down.
+        shutdown_grace_s: at shutdown, how long running turns may take to finish before
+            they are cancelled.
+        summaries: where checked summaries are kept; adds the summary and digest routes.
+        summarizer: takes summaries on request (``POST /sessions/{id}/summary``), and in the
+            background with ``summarize_idle_after_s``.
+        summarize_idle_after_s: summarise sessions idle this long, in the background.
+        memory: long-term memory; adds the memory routes, and a summary taken on request
+            refreshes its session's entries.
+    """
+    if not isinstance(runner, Runner):
+        if session_service is None:
+            raise ValueError("a runner factory needs the session_service to build on")
+        runner = runner(session_service)
+    elif session_service is not None and session_service is not runner.session_service:
+        raise ValueError("session_service is not the runner's session_service")
+    if max_body_bytes < 1 or approval_deadline_s < 0:
+        raise ValueError("max_body_bytes must be positive and approval_deadline_s not negative")
+    keys = KeyRing(api_keys, admin_keys)
+    if keys.local:
+        logger.info(
+            "no API keys configured: serving one local user (%r) to loopback clients only",
+            LOCAL_USER,
+        )
+    server = Server(
+        runner=runner,
+        hub=TurnHub(),
+        keys=keys,
+        approval_deadline_s=approval_deadline_s,
+        summaries=summaries,
+        summarizer=summarizer,
+        memory=memory,
+    )
+    background = _background_summaries(server, summarize_idle_after_s)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        watcher: asyncio.Task[None] | None = None
+        if stall_check_interval_s is not None:
+            check = StallWatcher(
+                server.store, server.app_name, approval_deadline_s, stall_check_interval_s
+            )
+            watcher = asyncio.create_task(check.run())
+        if background is not None:
+            await background.start()
+        try:
+            yield
+        finally:
+            if background is not None:
+                await background.stop()
+            if watcher is not None:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+            await server.hub.shutdown(shutdown_grace_s)
+            try:
+                await asyncio.wait_for(server.runner.wait_for_compactions(), shutdown_grace_s)
+            except TimeoutError:
+                logger.warning("shutting down with a compaction unfinished (nothing is lost)")
+            if close_store_on_shutdown:
+                await server.store.close()
+                if summaries is not None:
+                    await summaries.close()
+                if memory is not None:
+                    await memory.close()
+
+    app = FastAPI(
+        title="agentlog",
+        version=__version__,
+        summary="Sessions, resumable event streams and approvals for agentlog agents.",
+        lifespan=lifespan,
+    )
+    app.state.agentlog = server
+    for module in (sessions, turns, state, approvals):
+        app.include_router(module.router)
+    if summaries is not None:
+        from agentlog.server.routes import summaries as summary_routes
+
+        app.include_router(summary_routes.router)
+    if memory is not None:
+        from agentlog.server.routes import memory as memory_routes
+
+        app.include_router(memory_routes.router)
+    install_error_handlers(app)
+    install_web_page(app)
+
+    @app.get("/healthz", tags=["health"])
+    async def health() -> dict[str, Any]:
+        """Liveness: no key needed."""
+        return {"status": "ok", "app": server.app_name}
+
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    if cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(cors_origins),
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=["Authorization", "X-API-Key", "Content-Type", "Last-Event-ID"],
+        )
+    return app
+
+
+def _background_summaries(
+    server: Server, idle_after_s: float | None
+) -> BackgroundSummarizer | None:
+    if idle_after_s is None:
+        return None
+    if server.summarizer is None or server.summaries is None:
+        raise ValueError("summarize_idle_after_s needs a summarizer and a summary store")
+    from agentlog.summary import BackgroundSummarizer
+
+    return BackgroundSummarizer(
+        server.summarizer,
+        session_service=server.store,
+        store=server.summaries,
+        app_name=server.app_name,
+        idle_after=idle_after_s,
+        poll_interval=max(1.0, min(60.0, idle_after_s / 2)),
+    )

@@ -1,0 +1,206 @@
+"""``agentlog serve``: the HTTP API on uvicorn.
+
+By default it serves the refund desk on an offline model from a SQLite file, with no network
+needed. Without API keys it serves one local user on 127.0.0.1 only and refuses any other
+address.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from agentlog.agents.base import BaseAgent
+from agentlog.errors import AgentlogError
+from agentlog.server.auth import is_loopback, parse_key_spec, read_keys_file
+from agentlog.sessions.base import SessionService
+
+if TYPE_CHECKING:
+    from agentlog.memory import MemoryService
+    from agentlog.summary import SummaryStore
+
+__all__ = ["build_extras", "build_store", "load_agent", "register", "serve"]
+
+
+def build_store(db: str) -> SessionService:
+    """PostgreSQL for a ``postgresql://`` DSN, else a SQLite file."""
+    if db.startswith(("postgresql://", "postgres://")):
+        from agentlog.sessions.postgres import PostgresSessionService
+
+        return PostgresSessionService(db)
+    from agentlog.sessions.sqlite import SqliteSessionService
+
+    return SqliteSessionService(db)
+
+
+def build_extras(db: str) -> tuple[SummaryStore, MemoryService, str]:
+    """The summary and memory stores beside the session store, and a note on where they are."""
+    from agentlog.summary import InMemorySummaryStore, SqliteSummaryStore
+
+    if db.startswith(("postgresql://", "postgres://")):
+        from agentlog.memory.postgres import PostgresMemoryService
+
+        note = "memory in PostgreSQL; summaries in this process only"
+        return InMemorySummaryStore(), PostgresMemoryService(db), note
+    from agentlog.memory import SqliteMemoryService
+
+    return SqliteSummaryStore(db), SqliteMemoryService(db), f"summaries and memory in {db}"
+
+
+def load_agent(spec: str) -> BaseAgent:
+    """The agent ``module:object`` names: an agent, or a function returning one."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"--agent {spec!r} is not 'module:object'")
+    obj: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    if not isinstance(obj, BaseAgent) and callable(obj):
+        obj = obj()
+    if not isinstance(obj, BaseAgent):
+        raise ValueError(f"{spec} is a {type(obj).__name__}, not an agent")
+    return obj
+
+
+def _agent(spec: str | None, model: str | None, base_url: str | None) -> BaseAgent:
+    if spec is not None:
+        return load_agent(spec)
+    from agentlog.models.registry import model_from_spec
+    from agentlog.server.desk import refund_desk
+
+    return refund_desk(model_from_spec(model, base_url=base_url) if model else None)
+
+
+def _keys(
+    api_key: list[str], admin_key: list[str], keys_file: Path | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    users, admins = read_keys_file(keys_file) if keys_file else ({}, {})
+    for spec in api_key:
+        key, user = parse_key_spec(spec)
+        users[key] = user
+    for spec in admin_key:
+        key, user = parse_key_spec(spec, default_user="admin")
+        admins[key] = user
+    return users, admins
+
+
+def serve(
+    db: Annotated[
+        str, typer.Option(help="SQLite file, or a postgresql:// DSN.", envvar="AGENTLOG_DB")
+    ] = "agentlog.db",
+    agent: Annotated[
+        str | None,
+        typer.Option(help="The agent as module:object (default: the refund desk)."),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            envvar="AGENTLOG_MODEL",
+            help="A model for the refund desk, e.g. openai:gpt-4o-mini (default: offline).",
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(envvar="AGENTLOG_BASE_URL", help="An OpenAI-compatible server's URL."),
+    ] = None,
+    app_name: Annotated[str, typer.Option(help="The app the sessions belong to.")] = "agentlog",
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    api_key: Annotated[
+        list[str] | None, typer.Option("--api-key", help="KEY=USER; repeat for more.")
+    ] = None,
+    api_keys_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="One KEY=USER a line ('admin KEY=USER' for admins; a KEY may be sha256:<hex>).",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
+    admin_key: Annotated[
+        list[str] | None,
+        typer.Option("--admin-key", help="KEY or KEY=USER that may also write app: state."),
+    ] = None,
+    cors_origin: Annotated[
+        list[str] | None, typer.Option("--cors-origin", help="Allow this origin (CORS).")
+    ] = None,
+    max_body_bytes: Annotated[int, typer.Option(help="Larger request bodies get 413.")] = 1_000_000,
+    approval_deadline: Annotated[
+        float, typer.Option(help="Seconds before a paused approval counts as stalled.")
+    ] = 900.0,
+    summaries: Annotated[
+        bool,
+        typer.Option(help="Checked summaries (extractive, no model) and long-term memory."),
+    ] = True,
+    summarize_idle_after: Annotated[
+        float, typer.Option(help="Summarise a session idle this many seconds.")
+    ] = 300.0,
+) -> None:
+    """Serve the HTTP API: sessions, resumable event streams and approvals."""
+    import uvicorn
+
+    from agentlog.runner import Runner
+    from agentlog.server.app import create_app
+
+    console = Console(stderr=True)
+    try:
+        users, admins = _keys(api_key or [], admin_key or [], api_keys_file)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if not users and not admins:
+        if not is_loopback(host):
+            raise typer.BadParameter(
+                f"no API keys: refusing to listen on {host}; give --api-key KEY=USER "
+                "(or --api-keys-file), or listen on 127.0.0.1",
+                param_hint="--host",
+            )
+        console.print(
+            "[yellow]No API keys: serving one local user on the loopback address only.[/]"
+        )
+    try:
+        root = _agent(agent, model, base_url)
+    except (ValueError, ImportError, AttributeError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--agent/--model") from None
+    try:
+        store = build_store(db)
+    except AgentlogError as exc:
+        console.print(f"[red]{exc}[/]")
+        raise typer.Exit(1) from None
+    extras: dict[str, Any] = {}
+    note = "no summaries"
+    if summaries:
+        from agentlog.summary import ExtractiveSummarizer
+
+        summary_store, memory, note = build_extras(db)
+        extras = {
+            "summaries": summary_store,
+            "summarizer": ExtractiveSummarizer(),
+            "summarize_idle_after_s": summarize_idle_after,
+            "memory": memory,
+        }
+    app = create_app(
+        Runner(agent=root, session_service=store, app_name=app_name),
+        api_keys=users,
+        admin_keys=admins,
+        max_body_bytes=max_body_bytes,
+        cors_origins=cors_origin or None,
+        approval_deadline_s=approval_deadline,
+        close_store_on_shutdown=True,
+        **extras,
+    )
+    where = "PostgreSQL" if db.startswith(("postgresql://", "postgres://")) else db
+    users_count = len(set(users.values()) | set(admins.values()))
+    console.print(
+        f"agentlog serving agent [bold]{root.name}[/] from {where} ({note}) on "
+        f"http://{host}:{port} for {users_count or 'one local'} user(s)"
+    )
+    uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the ``agentlog`` command line."""
+    app.command("serve")(serve)

@@ -1,0 +1,128 @@
+"""What every route gets: the server's parts, and the authenticated caller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
+
+from fastapi import Depends, HTTPException, Path, Request, status
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from agentlog.runner import Runner
+from agentlog.server.auth import LOCAL_USER, Caller, KeyRing, is_loopback
+from agentlog.server.hub import SessionKey, TurnHub
+from agentlog.sessions.base import SessionService
+
+if TYPE_CHECKING:
+    from agentlog.memory import MemoryService
+    from agentlog.summary import Summarizer, SummaryStore
+
+__all__ = ["AdminCaller", "CallerDep", "Server", "ServerDep", "SessionId", "get_server"]
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """The parts a running app shares between requests."""
+
+    runner: Runner
+    hub: TurnHub
+    keys: KeyRing
+    approval_deadline_s: float
+    summaries: SummaryStore | None = None
+    summarizer: Summarizer | None = None
+    memory: MemoryService | None = None
+
+    @property
+    def store(self) -> SessionService:
+        """The session store (the runner's)."""
+        return self.runner.session_service
+
+    @property
+    def app_name(self) -> str:
+        """The app every session belongs to."""
+        return self.runner.app_name
+
+    def key(self, caller: Caller, session_id: str) -> SessionKey:
+        """A session of the caller's."""
+        return (caller.user_id, session_id)
+
+    def summary_store(self) -> SummaryStore:
+        """The summary store (its routes exist only when there is one)."""
+        if self.summaries is None:
+            raise RuntimeError("this app has no summary store")
+        return self.summaries
+
+    def memory_store(self) -> MemoryService:
+        """The memory store (its routes exist only when there is one)."""
+        if self.memory is None:
+            raise RuntimeError("this app has no memory store")
+        return self.memory
+
+    async def forget(self, caller: Caller, session_id: str) -> None:
+        """Delete what was derived from a session: its summaries and memory entries."""
+        where = {"app_name": self.app_name, "user_id": caller.user_id, "session_id": session_id}
+        if self.summaries is not None:
+            await self.summaries.delete(**where)
+        if self.memory is not None:
+            await self.memory.delete_session(**where)
+
+
+def get_server(request: Request) -> Server:
+    """The server the app was created with."""
+    server: Server = request.app.state.agentlog
+    return server
+
+
+ServerDep = Annotated[Server, Depends(get_server)]
+
+SessionId = Annotated[
+    str,
+    Path(description="A session of the caller's (another user's reads as 404).", examples=["s-1"]),
+]
+
+_bearer = HTTPBearer(auto_error=False, description="An API key: 'Authorization: Bearer KEY'.")
+_header = APIKeyHeader(name="X-API-Key", auto_error=False, description="An API key.")
+
+_UNAUTHORIZED = HTTPException(
+    status_code=status.HTTP_401_UNAUTHORIZED,
+    detail="a valid API key is required (Authorization: Bearer KEY, or X-API-Key: KEY)",
+    headers={"WWW-Authenticate": "Bearer"},
+)
+
+
+def authenticate(
+    request: Request,
+    server: ServerDep,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    header_key: Annotated[str | None, Depends(_header)],
+) -> Caller:
+    """The caller the request's API key names; 401 without a valid one.
+
+    With no keys configured, every loopback client is the one local user.
+    """
+    if server.keys.local:
+        client = request.client.host if request.client else None
+        if not is_loopback(client):
+            raise HTTPException(
+                status_code=status.HTTP_403_FORBIDDEN,
+                detail="this server has no API keys and serves loopback clients only",
+            )
+        return Caller(LOCAL_USER, admin=True)
+    key = bearer.credentials if bearer is not None else header_key
+    caller = server.keys.identify(key) if key else None
+    if caller is None:
+        raise _UNAUTHORIZED
+    return caller
+
+
+CallerDep = Annotated[Caller, Depends(authenticate)]
+
+
+def require_admin(caller: CallerDep) -> Caller:
+    """The caller, if it holds an admin key; 403 otherwise."""
+    if not caller.admin:
+        raise HTTPException(status_code=status.HTTP_403_FORBIDDEN, detail="needs an admin key")
+    return caller
+
+
+AdminCaller = Annotated[Caller, Depends(require_admin)]

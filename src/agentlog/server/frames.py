@@ -1,0 +1,69 @@
+"""Server-sent events, each serialised once however many clients receive it.
+
+An SSE ``id`` is set only on a frame that stands for a stored event, so ``Last-Event-ID``
+always names a stored event. SSE event names: ``event`` (a stored event), ``draft`` (partial
+text, keyed by the turn's id), ``error`` (a failure that could not be stored) and ``end`` (the
+turn's stream ended).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from sse_starlette import ServerSentEvent
+
+from agentlog.events import ErrorCode, Event
+from agentlog.router import RoutedMessage, route, turn_end, user_message
+from agentlog.server.schemas import StreamFrame
+
+__all__ = ["Frame", "draft_frame", "end_frame", "error_frame", "stored_frame"]
+
+FrameKind = Literal["event", "draft", "error", "end"]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One server-sent event, ready to send."""
+
+    kind: FrameKind
+    data: str
+    """JSON of a :class:`~agentlog.server.schemas.StreamFrame`."""
+    event_id: str | None = None
+    """The stored event's id; ``None`` for drafts, errors and ends."""
+    invocation_id: str = ""
+
+    def sse(self) -> ServerSentEvent:
+        """The frame as sse-starlette sends it."""
+        return ServerSentEvent(data=self.data, event=self.kind, id=self.event_id)
+
+
+def stored_frame(event: Event) -> Frame:
+    """The frame of a stored event: its routed messages and the event itself."""
+    data = StreamFrame(event=event, messages=route(event)).model_dump_json()
+    return Frame("event", data, event.id, event.invocation_id)
+
+
+def draft_frame(event: Event) -> Frame:
+    """The frame of a partial event: a draft keyed by the turn's id, with no SSE id."""
+    data = StreamFrame(messages=route(event)).model_dump_json()
+    return Frame("draft", data, None, event.invocation_id)
+
+
+def error_frame(invocation_id: str, author: str, code: ErrorCode = ErrorCode.INTERNAL) -> Frame:
+    """A failure outside the stored log (the store went away, a bug): a sentence, no id."""
+    message = RoutedMessage(
+        kind="error",
+        id=invocation_id,
+        invocation_id=invocation_id,
+        author=author,
+        text=user_message(code),
+        data={"error_code": code.value},
+    )
+    return Frame("error", StreamFrame(messages=[message]).model_dump_json(), None, invocation_id)
+
+
+def end_frame(invocation_id: str, author: str = "") -> Frame:
+    """The end of a turn's stream."""
+    data = StreamFrame(messages=[turn_end(invocation_id, author)]).model_dump_json()
+    return Frame("end", data, None, invocation_id)

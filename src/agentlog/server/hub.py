@@ -1,0 +1,147 @@
+"""The live fan-out of running turns: the only state a server process keeps.
+
+Each running turn is a :class:`LiveTurn` holding every frame it has published (its stored
+events and any error, then its end) and only its newest draft. Any number of clients follow
+it, each at its own pace: a slow client skips drafts that later frames have superseded and
+never slows the turn down. A turn is registered before its run starts, so a reader that
+snapshots the registry and then reads the store cannot miss a turn whose events it has read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
+
+from agentlog.server.frames import Frame
+
+__all__ = ["LiveTurn", "SessionKey", "TurnHub"]
+
+SessionKey = tuple[str, str]
+"""``(user_id, session_id)``."""
+
+
+class LiveTurn:
+    """One run of the runner on one session, as it happens."""
+
+    def __init__(self, key: SessionKey) -> None:
+        self.key = key
+        self.frames: list[Frame] = []
+        """Stored events, unstored errors and the end, in order."""
+        self.draft: Frame | None = None
+        """The newest draft, if no frame has superseded it."""
+        self.started = False
+        """Whether the run stored anything (a run refused up front never starts)."""
+        self.done = False
+        self._changed = asyncio.Event()
+
+    def publish(self, frame: Frame) -> None:
+        """Add a frame; it supersedes the current draft."""
+        self.started = True
+        self.frames.append(frame)
+        self.draft = None
+        self._notify()
+
+    def publish_draft(self, frame: Frame) -> None:
+        """Replace the current draft."""
+        self.draft = frame
+        self._notify()
+
+    def finish(self) -> None:
+        """Mark the run over; followers drain what is left and stop."""
+        self.done = True
+        self.draft = None
+        self._notify()
+
+    def _notify(self) -> None:
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def wait_started(self) -> bool:
+        """Wait until the run has stored its first event (True) or ended without (False)."""
+        while True:
+            changed = self._changed
+            if self.started or self.done:
+                return self.started
+            await changed.wait()
+
+    async def follow(self, seen: set[str]) -> AsyncIterator[Frame]:
+        """Every frame from the start, then live ones, until the end.
+
+        Stored events whose id is in ``seen`` are skipped, and the ids of those sent are
+        added to it, so a reader that already replayed some from the store gets none twice.
+        """
+        cursor = 0
+        sent_draft: Frame | None = None
+        while True:
+            # Taken before reading: a publish while we are suspended in a yield sets this
+            # one, so the wait below returns at once and nothing is missed.
+            changed = self._changed
+            while cursor < len(self.frames):
+                frame = self.frames[cursor]
+                cursor += 1
+                if frame.event_id is not None:
+                    if frame.event_id in seen:
+                        continue
+                    seen.add(frame.event_id)
+                yield frame
+            # No await since the last length check, so this draft is newer than every frame
+            # sent (a new frame clears it).
+            draft = self.draft
+            if draft is not None and draft is not sent_draft:
+                sent_draft = draft
+                yield draft
+                continue
+            if self.done:
+                return
+            await changed.wait()
+
+
+class TurnHub:
+    """Running turns by session, in the order they were started, and their tasks."""
+
+    def __init__(self) -> None:
+        self._turns: dict[SessionKey, list[LiveTurn]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def open(self, key: SessionKey) -> LiveTurn:
+        """Register a turn about to run on a session."""
+        turn = LiveTurn(key)
+        self._turns.setdefault(key, []).append(turn)
+        return turn
+
+    def close(self, turn: LiveTurn) -> None:
+        """Unregister a finished turn."""
+        turns = self._turns.get(turn.key, [])
+        if turn in turns:
+            turns.remove(turn)
+        if not turns:
+            self._turns.pop(turn.key, None)
+
+    def turns(self, key: SessionKey) -> list[LiveTurn]:
+        """The turns registered on a session now, oldest first."""
+        return list(self._turns.get(key, ()))
+
+    def busy(self, key: SessionKey) -> bool:
+        """Whether a turn is running (or waiting to run) on a session."""
+        return bool(self._turns.get(key))
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run a turn's driver in the background, holding a reference until it ends."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def shutdown(self, grace_s: float = 0.0) -> None:
+        """Give running turns ``grace_s`` seconds to finish, then cancel the rest (what they
+        stored stays; a client that reconnects to another process gets it)."""
+        tasks = list(self._tasks)
+        if tasks and grace_s > 0:
+            await asyncio.wait(tasks, timeout=grace_s)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

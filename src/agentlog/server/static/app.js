@@ -1,0 +1,398 @@
+// The page's entry point: one open session, its chat, timeline, state and handoff record.
+//
+// Every stored event reaches the page through a stream (a turn's POST, or GET .../stream to
+// load or resync a session), and each one is applied once: its id is remembered, the newest
+// id is sent as Last-Event-ID on the next request, and an id seen before is skipped.
+
+import { ApiError, ConnectionLost, apiKey, request, sessionPath, streamTurn } from "./api.js";
+import { ChatView } from "./chat.js";
+import { h } from "./dom.js";
+import { renderRecord } from "./record.js";
+import { renderState } from "./state.js";
+import { Timeline } from "./timeline.js";
+
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  chat: $("chat"),
+  composer: $("composer"),
+  text: $("composer-text"),
+  send: $("send"),
+  newSession: $("new-session"),
+  select: $("session-select"),
+  openForm: $("open-form"),
+  openId: $("open-id"),
+  settings: $("settings"),
+  keyForm: $("key-form"),
+  key: $("api-key"),
+  forgetKey: $("forget-key"),
+  notice: $("notice"),
+  sessionLabel: $("session-label"),
+  status: $("turn-status"),
+  record: $("record"),
+  summarise: $("summarise"),
+  showSummary: $("show-summary"),
+  state: $("state"),
+  stateMeta: $("state-meta"),
+  timeline: $("timeline"),
+  sync: $("sync"),
+};
+
+const chat = new ChatView(ui.chat, { onAnswer: answer });
+const timeline = new Timeline(ui.timeline);
+
+let session = blankSession(null);
+
+function blankSession(id) {
+  return {
+    id,
+    lastEventId: null, // the newest stored event shown: sent as Last-Event-ID
+    seen: new Set(), // ids of the stored events shown
+    version: 0, // stored events, as the server last said
+    busy: false,
+  };
+}
+
+// --- frames ----------------------------------------------------------------------------------
+
+function handleFrame({ kind, data }) {
+  const event = data.event;
+  if (kind === "event" && event) {
+    // The server sends each stored event once; a page that resumed after a dropped
+    // connection still checks, so nothing is ever shown twice.
+    if (session.seen.has(event.id)) return;
+    session.seen.add(event.id);
+    session.lastEventId = event.id;
+    ui.chat.querySelector(".empty")?.remove();
+    timeline.add(event, data.messages);
+    // A stored event of the turn supersedes its draft even when it routes to no answer
+    // (partial text that ended in a tool call, say).
+    chat.supersede(event.invocation_id);
+  }
+  for (const message of data.messages) {
+    chat.show(message, event?.timestamp);
+    if (message.kind === "draft") setStatus(`${message.author} is writing…`);
+  }
+}
+
+// --- sessions --------------------------------------------------------------------------------
+
+async function openSession(id) {
+  if (!id || session.busy) return;
+  session = blankSession(id);
+  chat.clear();
+  timeline.clear();
+  ui.record.replaceChildren(h("p", { class: "muted" }, "No summary shown yet."));
+  ui.state.replaceChildren(h("p", { class: "muted" }, "Loading…"));
+  ui.stateMeta.textContent = "";
+  ui.sessionLabel.replaceChildren("Session ", h("code", { title: id }, id));
+  const url = new URL(location.href);
+  url.searchParams.set("session", id);
+  history.replaceState(null, "", url);
+  ui.select.value = [...ui.select.options].some((o) => o.value === id) ? id : "";
+  setBusy(true, "Loading the session…");
+  try {
+    // No Last-Event-ID: every stored event, then the running turn if there is one.
+    await streamTurn({
+      sessionId: id,
+      method: "GET",
+      path: sessionPath(id, "/stream"),
+      lastEventId: () => session.lastEventId,
+      onFrame: handleFrame,
+    });
+    await loadDetails();
+    if (chat.empty) {
+      ui.chat.append(
+        h("div", { class: "empty" }, h("p", {}, "A new session. Say hello, or ask about order A-1001.")),
+      );
+    }
+  } catch (err) {
+    fail(err);
+    if (err instanceof ApiError && err.status === 404) closeSession();
+    return;
+  } finally {
+    setBusy(false);
+  }
+  showSummary({ quiet: true });
+  const hash = decodeURIComponent(location.hash.slice(1));
+  if (hash) follow(hash);
+}
+
+function closeSession() {
+  session = blankSession(null);
+  ui.sessionLabel.textContent = "No session open";
+  ui.state.replaceChildren(h("p", { class: "muted" }, "No session open."));
+  const url = new URL(location.href);
+  url.searchParams.delete("session");
+  history.replaceState(null, "", url);
+  setBusy(false);
+}
+
+/** State, event count and unanswered requests, as stored. */
+async function loadDetails() {
+  const detail = await request("GET", sessionPath(session.id));
+  session.version = detail.version;
+  renderState(ui.state, detail.state);
+  const waiting = detail.pending.length;
+  ui.stateMeta.textContent = `${detail.version} events${waiting ? ` · ${waiting} waiting` : ""}`;
+  // After a reload or in a second tab the log alone cannot tell whether a request is still
+  // open (it may have been abandoned); the server's list of pending requests can.
+  chat.reconcile(detail.pending);
+}
+
+async function newSession() {
+  try {
+    const created = await request("POST", "/sessions", {});
+    await refreshSessions();
+    await openSession(created.id);
+    ui.text.focus();
+  } catch (err) {
+    fail(err);
+  }
+}
+
+async function refreshSessions() {
+  try {
+    const { sessions } = await request("GET", "/sessions");
+    const options = sessions
+      .slice()
+      .reverse()
+      .map((s) => {
+        const when = new Date(s.last_update_time * 1000).toLocaleString([], {
+          dateStyle: "short",
+          timeStyle: "short",
+        });
+        const name = s.id.length > 14 ? `${s.id.slice(0, 12)}…` : s.id;
+        return h("option", { value: s.id }, `${name} · ${s.version} events · ${when}`);
+      });
+    ui.select.replaceChildren(
+      h("option", { value: "" }, sessions.length ? "Your sessions…" : "No sessions yet"),
+      ...options,
+    );
+    ui.select.value = session.id && sessions.some((s) => s.id === session.id) ? session.id : "";
+  } catch (err) {
+    fail(err);
+  }
+}
+
+// --- turns -----------------------------------------------------------------------------------
+
+/** Stream a turn (a message or an answer) to its end; returns the error, if any. */
+async function runTurn(path, body, onOpen) {
+  setBusy(true, "The assistant is working…");
+  try {
+    await streamTurn({
+      sessionId: session.id,
+      method: "POST",
+      path,
+      body,
+      lastEventId: () => session.lastEventId,
+      onFrame: handleFrame,
+      onOpen,
+      onRetry: (n) => setStatus(`The connection dropped; resuming (attempt ${n})…`),
+    });
+    await loadDetails();
+    return null;
+  } catch (err) {
+    fail(err);
+    return err;
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function send(event) {
+  event.preventDefault();
+  const text = ui.text.value.trim();
+  if (!text || !session.id || session.busy) return;
+  // The text leaves the box only once the server has taken it; the chat shows it when the
+  // stored event comes back, so there is no optimistic copy to reconcile.
+  await runTurn(sessionPath(session.id, "/messages"), { text }, () => {
+    ui.text.value = "";
+  });
+  ui.text.focus();
+}
+
+async function answer(requestId, body, card) {
+  if (session.busy || !session.id) return;
+  card.querySelector(".outcome").textContent = "Sending your answer…";
+  const path = sessionPath(session.id, `/approvals/${encodeURIComponent(requestId)}`);
+  const err = await runTurn(path, body);
+  if (err instanceof ApiError && err.status === 409) {
+    card.querySelector(".outcome").textContent = err.detail;
+    await sync(); // answered elsewhere: fetch what happened
+  } else if (err) {
+    card.querySelector(".outcome").textContent = "Not sent; try again.";
+  }
+  ui.text.focus();
+}
+
+/** Fetch what was stored since the newest event shown (another tab, a late compaction). */
+async function sync() {
+  if (!session.id || session.busy) return;
+  setBusy(true, "Syncing…");
+  try {
+    await streamTurn({
+      sessionId: session.id,
+      method: "GET",
+      path: sessionPath(session.id, "/stream"),
+      lastEventId: () => session.lastEventId,
+      onFrame: handleFrame,
+    });
+    await loadDetails();
+  } catch (err) {
+    fail(err);
+  } finally {
+    setBusy(false);
+  }
+}
+
+// --- handoff record --------------------------------------------------------------------------
+
+async function summarise() {
+  if (!session.id) return;
+  ui.record.replaceChildren(h("p", { class: "muted" }, "Summarising and checking…"));
+  try {
+    renderRecord(ui.record, await request("POST", sessionPath(session.id, "/summary")), session.version);
+  } catch (err) {
+    recordUnavailable(err);
+  }
+}
+
+async function showSummary({ quiet = false } = {}) {
+  if (!session.id) return;
+  try {
+    renderRecord(ui.record, await request("GET", sessionPath(session.id, "/summary")), session.version);
+  } catch (err) {
+    if (quiet && err instanceof ApiError && err.status === 404) {
+      ui.record.replaceChildren(h("p", { class: "muted" }, "No summary of this session yet."));
+    } else recordUnavailable(err);
+  }
+}
+
+function recordUnavailable(err) {
+  if (!(err instanceof ApiError) || err.status !== 404) {
+    ui.record.replaceChildren();
+    fail(err);
+    return;
+  }
+  // FastAPI's own 404 means the route is missing: this server was started without summaries.
+  const text =
+    err.detail === "Not Found"
+      ? "This server keeps no summaries."
+      : `${err.detail}. Press Summarise to take one.`;
+  ui.record.replaceChildren(h("p", { class: "muted" }, text));
+}
+
+/** Scroll the timeline to an event and highlight it (citations, chips, #<id> links). */
+function follow(eventId) {
+  if (!eventId) return;
+  if (timeline.focus(eventId)) {
+    history.replaceState(null, "", `#${encodeURIComponent(eventId)}`);
+  } else if (session.id) {
+    notice(`Event ${eventId} is not in this session's timeline.`, "info");
+  }
+}
+
+// --- page chrome -----------------------------------------------------------------------------
+
+function setBusy(busy, status = "") {
+  session.busy = busy;
+  const open = Boolean(session.id);
+  ui.text.disabled = !open;
+  ui.send.disabled = busy || !open;
+  ui.sync.disabled = busy || !open;
+  ui.summarise.disabled = !open;
+  ui.showSummary.disabled = !open;
+  ui.newSession.disabled = busy;
+  chat.setBusy(busy);
+  setStatus(status);
+}
+
+function setStatus(text) {
+  ui.status.textContent = text;
+  ui.status.classList.toggle("active", Boolean(text));
+}
+
+let noticeTimer = 0;
+
+function notice(text, kind = "error") {
+  clearTimeout(noticeTimer);
+  ui.notice.className = `notice ${kind}`;
+  ui.notice.replaceChildren(
+    h("span", {}, text),
+    h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss", onclick: hideNotice }, "×"),
+  );
+  ui.notice.hidden = false;
+  if (kind === "info") noticeTimer = setTimeout(hideNotice, 6000);
+}
+
+function hideNotice() {
+  ui.notice.hidden = true;
+}
+
+function fail(err) {
+  if (err instanceof ApiError) {
+    if (err.status === 401) {
+      notice("This server needs an API key: enter yours under “API key”.");
+      ui.settings.open = true;
+      ui.key.focus();
+    } else notice(err.detail);
+  } else if (err instanceof ConnectionLost) {
+    notice("The connection to the server keeps dropping. Press Sync to try again.");
+  } else {
+    notice("Could not reach the server. Check that it is running, then try again.");
+    console.error(err);
+  }
+}
+
+function wire() {
+  ui.composer.addEventListener("submit", send);
+  ui.text.addEventListener("keydown", (event) => {
+    // Enter sends, Shift+Enter starts a new line (and an IME composition is left alone).
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      ui.composer.requestSubmit();
+    }
+  });
+  ui.newSession.addEventListener("click", newSession);
+  ui.select.addEventListener("change", () => openSession(ui.select.value));
+  ui.openForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    openSession(ui.openId.value.trim());
+    ui.openId.value = "";
+  });
+  ui.key.value = apiKey.get();
+  ui.keyForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    apiKey.set(ui.key.value.trim());
+    hideNotice();
+    ui.settings.open = false;
+    notice("API key saved in this browser.", "info");
+    await refreshSessions();
+    if (session.id) await openSession(session.id);
+  });
+  ui.forgetKey.addEventListener("click", () => {
+    apiKey.set("");
+    ui.key.value = "";
+    notice("API key forgotten.", "info");
+  });
+  ui.summarise.addEventListener("click", summarise);
+  ui.showSummary.addEventListener("click", () => showSummary());
+  ui.sync.addEventListener("click", sync);
+  // Citations, chips and event links all carry data-event-id: they move within the page.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-event-id]");
+    if (!link) return;
+    event.preventDefault();
+    follow(link.dataset.eventId);
+  });
+  window.addEventListener("hashchange", () => follow(decodeURIComponent(location.hash.slice(1))));
+}
+
+wire();
+setBusy(false);
+refreshSessions().then(() => {
+  const id = new URL(location.href).searchParams.get("session");
+  if (id) openSession(id);
+});

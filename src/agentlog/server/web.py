@@ -1,0 +1,63 @@
+"""The web page at ``/``: plain HTML, CSS and JavaScript from ``static/``, no build step.
+
+The page is a client of the API like any other: it holds no key of its own (a key typed into
+it stays in the browser's storage) and talks to the routes on the same origin only, which the
+Content-Security-Policy sent with it enforces. Neither ``/`` nor ``/static`` is part of the
+OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Final
+
+from fastapi import FastAPI
+from starlette.responses import FileResponse, Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+__all__ = ["STATIC_DIR", "install_web_page"]
+
+STATIC_DIR: Final = Path(__file__).with_name("static")
+"""The page's files (package data)."""
+
+# Same origin only, no inline script or style: whatever a model or a customer wrote is shown as
+# text, and even a slip in the page's code could not load or send anything elsewhere.
+_PAGE_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # Revalidated on every load, so a server upgrade never runs with a stale script.
+    "Cache-Control": "no-cache",
+}
+
+
+class _StaticFiles(StaticFiles):
+    """Static files that browsers revalidate each time (ETags keep that cheap)."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+def install_web_page(app: FastAPI) -> None:
+    """Serve the page at ``/`` and its files under ``/static/``; no key is needed for them."""
+    index = STATIC_DIR / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    async def web_page() -> FileResponse:
+        return FileResponse(index, media_type="text/html", headers=_PAGE_HEADERS)
+
+    app.mount("/static", _StaticFiles(directory=STATIC_DIR), name="static")
