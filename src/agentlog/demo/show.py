@@ -17,8 +17,16 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from agentlog.compaction import EventsCompactionConfig, LlmEventSummarizer
+from agentlog.demo.handoff import (
+    CLOSING_QUESTION,
+    scripted_compactor,
+    show_compaction,
+    show_handoff,
+)
 from agentlog.demo.refund_desk import CUSTOMER_TURNS, build_desk, scripted_model
 from agentlog.events import Content, Event
+from agentlog.ids import new_invocation_id
 from agentlog.models.base import BaseLlm
 from agentlog.models.scripted import ScriptedLlm
 from agentlog.router import RoutedMessage, route
@@ -119,8 +127,16 @@ async def run_demo(
     """Run the refund desk on a SQLite file; return the session id."""
     console = console or Console()
     llm = model or scripted_model()
+    compactor = model or scripted_compactor()
     store = SqliteSessionService(db)
-    runner = Runner(agent=build_desk(llm), session_service=store, app_name=APP)
+    runner = Runner(
+        agent=build_desk(llm),
+        session_service=store,
+        app_name=APP,
+        compaction_config=EventsCompactionConfig(
+            compaction_interval=2, overlap_size=0, summarizer=LlmEventSummarizer(compactor)
+        ),
+    )
     try:
         session = await store.create_session(app_name=APP, user_id=USER)
         console.print(
@@ -148,11 +164,30 @@ async def run_demo(
                 )
                 answer = confirmation_answer(str(request.data["request_id"]), yes)
                 pending.extend(await _turn(runner, session.id, answer, view))
+            await runner.wait_for_compactions()
         stored = await store.get_session(app_name=APP, user_id=USER, session_id=session.id)
+        show_compaction(console, stored.events)
+
+        # The seed's ending: one more question arrives as the chat closes, so no turn runs.
+        console.print(
+            Text.assemble(
+                ("\ncustomer: ", "bold"),
+                CLOSING_QUESTION,
+                (" (the chat closes before the desk answers)", "dim"),
+            )
+        )
+        closing = Event(
+            invocation_id=new_invocation_id(),
+            author="user",
+            content=Content.from_text(CLOSING_QUESTION),
+        )
+        stored = await store.append_event(stored, closing)
         console.print(_state_table(stored.state))
         console.print(_log_table(stored.events))
-        if isinstance(llm, ScriptedLlm):
-            llm.verify()
+        await show_handoff(console, stored.events, session.id, model)
+        for scripted in (llm, compactor):
+            if isinstance(scripted, ScriptedLlm):
+                scripted.verify()
         return session.id
     finally:
         await store.close()

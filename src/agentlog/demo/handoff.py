@@ -1,0 +1,164 @@
+"""The demo's last act: the seed's worked example on the demo's own session.
+
+The customer asks about a second order, B-2040, and the chat closes before the desk answers.
+The summary model's first record leaves B-2040 out; the validator says so; the retry adds the
+open question; the checked record is shown as a digest. The scripted summary model reads the
+transcript it is sent and cites the real event ids of this run, as a model would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.text import Text
+
+from agentlog.events import Event
+from agentlog.models.base import BaseLlm, LlmRequest, LlmResponse
+from agentlog.models.scripted import ScriptedLlm
+from agentlog.summary import SummaryService, render_digest
+from agentlog.summary.render import parse_line
+
+__all__ = [
+    "CLOSING_QUESTION",
+    "scripted_compactor",
+    "scripted_summarizer",
+    "show_compaction",
+    "show_handoff",
+]
+
+CLOSING_QUESTION = "Thanks. Is my other order B-2040 affected too?"
+
+
+def _transcript(request: LlmRequest) -> list[tuple[str, str, str]]:
+    """``(event id, author, line)`` for each transcript line in the request."""
+    text = "".join(p.text or "" for c in request.contents for p in c.parts)
+    lines = []
+    for line in text.splitlines():
+        parsed = parse_line(line)
+        if parsed is not None:
+            lines.append((parsed[0], parsed[1], line))
+    return lines
+
+
+def _ids(lines: list[tuple[str, str, str]], *needles: str, author: str | None = None) -> list[str]:
+    return [
+        event_id
+        for event_id, who, line in lines
+        if all(n in line for n in needles) and (author is None or who == author)
+    ]
+
+
+def _record(request: LlmRequest, *, with_b2040: bool) -> dict[str, Any]:
+    lines = _transcript(request)
+    lookup = _ids(lines, "lookup_order")
+    refund = _ids(lines, "refund_shipping")
+    asked = _ids(lines, "refund the shipping fee", author="user")
+    policy = _ids(lines, author="policy_check")
+    promise = _ids(lines, "five working days")
+    record: dict[str, Any] = {
+        "goal": "Find out why order A-1001 is late and get its shipping fee refunded.",
+        "facts": [
+            {
+                "text": "Order A-1001 (total $84.00) was promised by 2026-09-25 and shipped on "
+                "2026-09-28 (28 September), after the 25 September promise.",
+                "sources": lookup,
+            },
+            {
+                "text": "The policy check found the shipping refund within policy.",
+                "sources": policy,
+            },
+        ],
+        "decisions": [
+            {
+                "text": "Refund the $12.50 shipping fee of A-1001 (refund R-7781), approved by "
+                "an operator.",
+                "sources": asked + refund,
+            }
+        ],
+        "commitments": [
+            {
+                "text": "The $12.50 reaches the customer's card within five working days.",
+                "sources": promise,
+            }
+        ],
+        "open_questions": [],
+    }
+    if with_b2040:
+        record["open_questions"] = [
+            {"text": "Is B-2040 affected too?", "sources": _ids(lines, "B-2040", author="user")}
+        ]
+    return record
+
+
+def _answer(with_b2040: bool) -> Callable[[LlmRequest], LlmResponse]:
+    return lambda request: ScriptedLlm.text(json.dumps(_record(request, with_b2040=with_b2040)))
+
+
+def scripted_summarizer() -> ScriptedLlm:
+    """The summary model's two answers: the first drops B-2040, the retry adds it."""
+    return ScriptedLlm([_answer(False), _answer(True)], model="scripted-summarizer")
+
+
+def scripted_compactor() -> ScriptedLlm:
+    """The compaction summariser's one answer for the demo session."""
+    return ScriptedLlm(
+        [
+            # The first window is the first turn: the second waits on the approval then, and
+            # a window never reaches past a pending request.
+            ScriptedLlm.text(
+                "The customer asked why order A-1001 is late. The lookup showed it was promised "
+                "by 2026-09-25 and shipped on 2026-09-28; the desk apologised for the delay."
+            )
+        ],
+        model="scripted-compactor",
+    )
+
+
+def show_compaction(console: Console, events: tuple[Event, ...]) -> None:
+    """Print the compaction events among ``events``."""
+    for event in events:
+        compaction = event.actions.compaction
+        if compaction is None:
+            continue
+        summary = "".join(p.text or "" for p in compaction.summary.parts)
+        console.print(
+            Panel(
+                Text(summary),
+                title=f"compaction {event.id}: {len(compaction.event_ids)} events summarised",
+                subtitle="later model calls see this summary, then the events after it",
+                border_style="magenta",
+            )
+        )
+
+
+async def show_handoff(
+    console: Console, events: tuple[Event, ...], session_id: str, model: BaseLlm | None
+) -> None:
+    """Summarise the session with the checked summary agent and print each attempt."""
+    summarizer = model or scripted_summarizer()
+    service = SummaryService(summarizer)
+    result = await service.summarize(events)
+    for attempt, problems in enumerate(result.problems, start=1):
+        if problems:
+            listed = "\n".join(f"✗ {p}" for p in problems)
+            console.print(
+                Panel(
+                    Text(listed, "red"),
+                    title=f"summary attempt {attempt}: rejected",
+                    border_style="red",
+                )
+            )
+        else:
+            console.print(Text(f"summary attempt {attempt}: every check passed", "bold green"))
+    if result.record is None:
+        console.print(Text("No summary delivered: a human reads the transcript instead.", "red"))
+        return
+    digest = render_digest(result.record, events, title=f"Handoff for session {session_id}")
+    console.print(Panel(Markdown(digest), title="the checked handoff record", border_style="green"))
+    if isinstance(summarizer, ScriptedLlm):
+        summarizer.verify()
