@@ -17,7 +17,11 @@ from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from agentlog.logs import get_logger
+
 __all__ = ["STATIC_DIR", "install_web_page"]
+
+logger = get_logger("agentlog.server")
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 """The page's files (package data)."""
@@ -55,6 +59,10 @@ class _StaticFiles(StaticFiles):
 def install_web_page(app: FastAPI) -> None:
     """Serve the page at ``/`` and its files under ``/static/``; no key is needed for them."""
     index = STATIC_DIR / "index.html"
+    if not index.is_file():
+        # The API works without the page; a package built without its data should say so.
+        logger.warning("the web page's files are missing from %s: serving the API only", STATIC_DIR)
+        return
 
     @app.get("/", include_in_schema=False)
     async def web_page() -> FileResponse:

@@ -150,7 +150,12 @@ export async function streamTurn({
     onRetry?.(attempt);
     await sleep(Math.min(250 * 2 ** attempt, 4000));
     try {
-      response = await openStream("GET", sessionPath(sessionId, "/stream"), undefined, lastEventId());
+      response = await openStream(
+        "GET",
+        sessionPath(sessionId, "/stream"),
+        undefined,
+        lastEventId(),
+      );
     } catch (err) {
       // A refusal (the session is gone, the key was revoked) will not get better by retrying.
       if (err instanceof ApiError && err.status < 500) throw err;

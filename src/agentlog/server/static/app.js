@@ -42,6 +42,7 @@ const chat = new ChatView(ui.chat, { onAnswer: answer });
 const timeline = new Timeline(ui.timeline);
 
 let session = blankSession(null);
+let summariesOffered = true; // false once the server says it keeps none
 
 function blankSession(id) {
   return {
@@ -103,7 +104,7 @@ async function openSession(id) {
     await loadDetails();
     if (chat.empty) {
       ui.chat.append(
-        h("div", { class: "empty" }, h("p", {}, "A new session. Say hello, or ask about order A-1001.")),
+        h("div", { class: "empty" }, h("p", {}, "A new session: write the first message below.")),
       );
     }
   } catch (err) {
@@ -158,12 +159,12 @@ async function refreshSessions() {
       .slice()
       .reverse()
       .map((s) => {
-        const when = new Date(s.last_update_time * 1000).toLocaleString([], {
-          dateStyle: "short",
-          timeStyle: "short",
-        });
         const name = s.id.length > 14 ? `${s.id.slice(0, 12)}…` : s.id;
-        return h("option", { value: s.id }, `${name} · ${s.version} events · ${when}`);
+        return h(
+          "option",
+          { value: s.id },
+          `${name} · ${s.version} events · ${when(s.last_update_time)}`,
+        );
       });
     ui.select.replaceChildren(
       h("option", { value: "" }, sessions.length ? "Your sessions…" : "No sessions yet"),
@@ -173,6 +174,15 @@ async function refreshSessions() {
   } catch (err) {
     fail(err);
   }
+}
+
+/** A time of today, or a date. */
+function when(seconds) {
+  const date = new Date(seconds * 1000);
+  const today = date.toDateString() === new Date().toDateString();
+  return today
+    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : date.toLocaleDateString([], { dateStyle: "medium" });
 }
 
 // --- turns -----------------------------------------------------------------------------------
@@ -192,6 +202,7 @@ async function runTurn(path, body, onOpen) {
       onRetry: (n) => setStatus(`The connection dropped; resuming (attempt ${n})…`),
     });
     await loadDetails();
+    await refreshSessions();
     return null;
   } catch (err) {
     fail(err);
@@ -253,34 +264,40 @@ async function summarise() {
   if (!session.id) return;
   ui.record.replaceChildren(h("p", { class: "muted" }, "Summarising and checking…"));
   try {
-    renderRecord(ui.record, await request("POST", sessionPath(session.id, "/summary")), session.version);
+    const summary = await request("POST", sessionPath(session.id, "/summary"));
+    renderRecord(ui.record, summary, session.version);
   } catch (err) {
-    recordUnavailable(err);
+    recordUnavailable(err, "Summarise");
   }
 }
 
 async function showSummary({ quiet = false } = {}) {
   if (!session.id) return;
   try {
-    renderRecord(ui.record, await request("GET", sessionPath(session.id, "/summary")), session.version);
+    const summary = await request("GET", sessionPath(session.id, "/summary"));
+    renderRecord(ui.record, summary, session.version);
   } catch (err) {
-    if (quiet && err instanceof ApiError && err.status === 404) {
-      ui.record.replaceChildren(h("p", { class: "muted" }, "No summary of this session yet."));
-    } else recordUnavailable(err);
+    recordUnavailable(err, quiet ? "open" : "show");
   }
 }
 
-function recordUnavailable(err) {
+function recordUnavailable(err, action) {
   if (!(err instanceof ApiError) || err.status !== 404) {
     ui.record.replaceChildren();
     fail(err);
     return;
   }
-  // FastAPI's own 404 means the route is missing: this server was started without summaries.
-  const text =
-    err.detail === "Not Found"
-      ? "This server keeps no summaries."
-      : `${err.detail}. Press Summarise to take one.`;
+  let text;
+  if (err.detail === "Not Found") {
+    // FastAPI's own 404: the route is missing, the server was started without summaries.
+    text = "This server keeps no summaries.";
+    summariesOffered = false;
+    setBusy(session.busy, ui.status.textContent);
+  } else if (action === "Summarise") {
+    text = err.detail; // e.g. the server keeps summaries but takes none on request
+  } else {
+    text = "No summary of this session yet: press Summarise to take one.";
+  }
   ui.record.replaceChildren(h("p", { class: "muted" }, text));
 }
 
@@ -289,7 +306,8 @@ function follow(eventId) {
   if (!eventId) return;
   if (timeline.focus(eventId)) {
     history.replaceState(null, "", `#${encodeURIComponent(eventId)}`);
-  } else if (session.id) {
+  } else if (session.id && !document.getElementById(eventId)) {
+    // (An id of the page itself, such as the skip link's target, is not an event.)
     notice(`Event ${eventId} is not in this session's timeline.`, "info");
   }
 }
@@ -302,8 +320,8 @@ function setBusy(busy, status = "") {
   ui.text.disabled = !open;
   ui.send.disabled = busy || !open;
   ui.sync.disabled = busy || !open;
-  ui.summarise.disabled = !open;
-  ui.showSummary.disabled = !open;
+  ui.summarise.disabled = !open || !summariesOffered;
+  ui.showSummary.disabled = !open || !summariesOffered;
   ui.newSession.disabled = busy;
   chat.setBusy(busy);
   setStatus(status);
@@ -321,7 +339,11 @@ function notice(text, kind = "error") {
   ui.notice.className = `notice ${kind}`;
   ui.notice.replaceChildren(
     h("span", {}, text),
-    h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss", onclick: hideNotice }, "×"),
+    h(
+      "button",
+      { type: "button", class: "dismiss", "aria-label": "Dismiss", onclick: hideNotice },
+      "×",
+    ),
   );
   ui.notice.hidden = false;
   if (kind === "info") noticeTimer = setTimeout(hideNotice, 6000);
@@ -356,7 +378,11 @@ function wire() {
     }
   });
   ui.newSession.addEventListener("click", newSession);
-  ui.select.addEventListener("change", () => openSession(ui.select.value));
+  ui.select.addEventListener("change", () => {
+    if (session.busy)
+      ui.select.value = session.id || ""; // one stream at a time
+    else openSession(ui.select.value);
+  });
   ui.openForm.addEventListener("submit", (event) => {
     event.preventDefault();
     openSession(ui.openId.value.trim());

@@ -17,11 +17,16 @@ export class ChatView {
   constructor(root, { onAnswer }) {
     this.root = root;
     this.onAnswer = onAnswer;
-    this.clear();
+    this.reset();
   }
 
+  /** Empty the chat for another session. */
   clear() {
     this.root.replaceChildren();
+    this.reset();
+  }
+
+  reset() {
     this.drafts = new Map(); // invocation id -> draft element
     this.cards = new Map(); // request id -> approval card
     this.chips = null; // the row tool chips are being added to
@@ -49,8 +54,10 @@ export class ChatView {
         return this.add(this.divider(message, "handoff", `↪ ${message.text}`));
       case "needs_approval":
         return this.add(this.approvalCard(message));
-      case "approval_answer":
-        return this.resolve(message.data.request_id, message.text, message.data.confirmed);
+      case "approval_answer": {
+        const outcome = message.data.confirmed === false ? "declined" : "approved";
+        return this.resolve(message.data.request_id, message.text, outcome);
+      }
       case "compaction":
         return this.add(this.compaction(message));
       case "error":
@@ -73,14 +80,20 @@ export class ChatView {
   }
 
   add(el) {
-    // Keep the newest message in view, unless the reader has scrolled up to read.
-    const atBottom = this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight < 80;
-    // A live draft stays last: stored messages of other turns go above it.
-    const draft = [...this.drafts.values()].find((d) => d.parentNode === this.root);
-    if (draft && !el.classList.contains("draft")) this.root.insertBefore(el, draft);
-    else this.root.append(el);
-    if (atBottom) this.root.scrollTop = this.root.scrollHeight;
+    this.following(() => {
+      // A live draft stays last: stored messages of other turns go above it.
+      const draft = [...this.drafts.values()].find((d) => d.parentNode === this.root);
+      if (draft && !el.classList.contains("draft")) this.root.insertBefore(el, draft);
+      else this.root.append(el);
+    });
     return el;
+  }
+
+  /** Change the chat, keeping the newest message in view unless the reader scrolled up. */
+  following(change) {
+    const atBottom = this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight < 80;
+    change();
+    if (atBottom) this.root.scrollTop = this.root.scrollHeight;
   }
 
   draft(message) {
@@ -90,15 +103,20 @@ export class ChatView {
       // final instead of every partial text; the status line says the assistant is writing.
       el = h(
         "div",
-        { class: "msg agent draft", "aria-hidden": "true", "data-invocation": message.invocation_id },
+        {
+          class: "msg agent draft",
+          "aria-hidden": "true",
+          "data-invocation": message.invocation_id,
+        },
         h("div", { class: "meta" }, h("span", { class: "author" }, message.author), " · writing…"),
         h("p", { class: "text" }),
       );
       this.drafts.set(message.invocation_id, el);
       this.add(el);
     }
-    el.querySelector(".text").textContent = message.text;
-    this.root.scrollTop = this.root.scrollHeight;
+    this.following(() => {
+      el.querySelector(".text").textContent = message.text;
+    });
   }
 
   meta(message, time) {
@@ -127,7 +145,12 @@ export class ChatView {
     return h(
       "div",
       { class: "msg error", role: "alert", "data-event-id": stored ? message.id : null },
-      h("div", { class: "meta" }, "Something went wrong", stored ? [" · ", eventLink(message.id)] : []),
+      h(
+        "div",
+        { class: "meta" },
+        "Something went wrong",
+        stored ? [" · ", eventLink(message.id)] : [],
+      ),
       h("p", { class: "text" }, message.text),
     );
   }
@@ -171,7 +194,12 @@ export class ChatView {
         `Earlier conversation compacted (${covered} event${covered === 1 ? "" : "s"})`,
       ),
       h("p", { class: "text" }, message.text || "(no summary text)"),
-      h("p", { class: "small" }, "The model now reads this summary in their place; the log keeps them. ", eventLink(message.id)),
+      h(
+        "p",
+        { class: "small" },
+        "The model now reads this summary in their place; the log keeps them. ",
+        eventLink(message.id),
+      ),
     );
   }
 
@@ -191,7 +219,7 @@ export class ChatView {
       h(
         "h3",
         { id: titleId },
-        h("span", { "aria-hidden": "true" }, credential ? "🔑 " : "🛡 "),
+        h("span", { class: "ask-icon", "aria-hidden": "true" }, credential ? "*" : "?"),
         credential ? "A tool needs a credential" : "Needs your approval",
       ),
       h("p", { class: "text" }, message.text || "A tool asks to go ahead."),
@@ -221,7 +249,7 @@ export class ChatView {
     const form = h(
       "form",
       { class: "credential-form" },
-      h("label", { for: inputId }, `${authType || "Credential"}`),
+      h("label", { for: inputId }, `Credential (${authType || "secret"})`),
       h("input", { id: inputId, type: "password", autocomplete: "off", required: true }),
       h("button", { type: "submit", class: "primary" }, "Send credential"),
     );
@@ -233,12 +261,13 @@ export class ChatView {
     return form;
   }
 
-  /** A request was answered (here, in another tab, or before a reload). */
-  resolve(requestId, text, confirmed) {
+  /** A request was answered (here, in another tab, or before a reload) or closed;
+   * `outcome` is "approved", "declined" or "closed". */
+  resolve(requestId, text, outcome) {
     const card = this.cards.get(requestId);
     if (!card) return;
     card.querySelector(".actions").replaceChildren();
-    card.classList.add("answered", confirmed === false ? "declined" : "approved");
+    card.classList.add("answered", outcome);
     card.querySelector(".outcome").textContent = text;
   }
 
@@ -247,7 +276,7 @@ export class ChatView {
     const waiting = new Set(pending.map((p) => p.request_id));
     for (const [requestId, card] of this.cards) {
       if (!waiting.has(requestId) && !card.classList.contains("answered")) {
-        this.resolve(requestId, "No longer waiting for an answer.");
+        this.resolve(requestId, "No longer waiting for an answer.", "closed");
       }
     }
     for (const p of pending) {

@@ -19,14 +19,28 @@ export function renderRecord(root, summary, version) {
 
 function recordNodes(summary, version) {
   if (summary.status === "error") {
-    return [h("p", { class: "record-status failed" }, `The summariser failed: ${summary.error || "unknown error"}`)];
+    return [
+      h(
+        "p",
+        { class: "record-status failed" },
+        `The summariser failed: ${summary.error || "unknown error"}`,
+      ),
+    ];
   }
   if (summary.status !== "ok" || !summary.record) {
     const problems = (summary.problems || []).flat();
     return [
-      h("p", { class: "record-status failed" }, "No checked record: the summary failed its checks."),
+      h(
+        "p",
+        { class: "record-status failed" },
+        "No checked record: the summary failed its checks.",
+      ),
       problems.length
-        ? h("ul", { class: "problems" }, problems.map((p) => h("li", {}, problemText(p))))
+        ? h(
+            "ul",
+            { class: "problems" },
+            problems.map((p) => h("li", {}, problemText(p))),
+          )
         : null,
     ];
   }
@@ -42,7 +56,11 @@ function recordNodes(summary, version) {
   ];
   if (newer > 0) {
     nodes.push(
-      h("p", { class: "record-stale" }, `${newer} newer event${newer === 1 ? " is" : "s are"} not in it yet: summarise again to include them.`),
+      h(
+        "p",
+        { class: "record-stale" },
+        `${newer} newer event${newer === 1 ? " is" : "s are"} not in it yet: summarise again to include them.`,
+      ),
     );
   }
   nodes.push(h("h3", {}, "Goal"), h("p", { class: "goal" }, record.goal || "(none)"));

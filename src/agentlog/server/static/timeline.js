@@ -43,7 +43,7 @@ export class Timeline {
         { class: "tl-head" },
         h("time", {}, clock(event.timestamp)),
         h("span", { class: "tl-author" }, event.author),
-        [...new Set(kinds)].map((k) => h("span", { class: `tag tag-${k}` }, LABELS[k] || k)),
+        tags(messages).map(([text, kind]) => h("span", { class: `tag tag-${kind}` }, text)),
       ),
       h("p", { class: "tl-text" }, describe(event, messages)),
       delta.length ? h("p", { class: "tl-delta" }, `state: ${delta.join(", ")}`) : null,
@@ -94,6 +94,24 @@ export class Timeline {
     li.classList.add("highlight");
     return true;
   }
+}
+
+/** One tag per kind of message, [label, kind], in order. */
+function tags(messages) {
+  const out = new Map();
+  for (const message of messages) {
+    const text = label(message);
+    if (!out.has(text)) out.set(text, message.kind);
+  }
+  return [...out];
+}
+
+function label(message) {
+  if (message.data?.credential) {
+    if (message.kind === "needs_approval") return "asks credential";
+    if (message.kind === "approval_answer") return "credential";
+  }
+  return LABELS[message.kind] || message.kind;
 }
 
 function describe(event, messages) {
