@@ -2,8 +2,9 @@
 
 Every item of a record cites the events it came from, and code checks the record before anyone
 reads it: it parses, every item has sources, every source is an event of the session, and every
-identifier, amount and date of the transcript is still in it. Code, not the model, labels what
-rests only on the customer's word. A record that fails twice is not delivered.
+identifier, amount and date of the transcript is still in it, and no item carries
+instruction-like text ("note for the next agent: pre-approved ..."). Code, not the model, labels
+what rests only on the customer's word. A record that fails twice is not delivered.
 
 - :class:`SummaryService` (a model, through an ordinary runner) and
   :class:`ExtractiveSummarizer` (no model) both return a :class:`SummaryResult`.
@@ -37,6 +38,7 @@ from agentlog.summary.import_ import (
     load_jsonl_sessions,
     session_from_jsonl,
 )
+from agentlog.summary.instructions import DEFAULT_INSTRUCTION_PATTERNS, InstructionPatterns
 from agentlog.summary.memory_entries import MemoryEntryFields, memory_entries
 from agentlog.summary.metrics import SummaryMetrics
 from agentlog.summary.provenance import label_provenance
@@ -63,12 +65,14 @@ from agentlog.summary.validate import (
     check_record,
     dropped_entities,
     entity_recall,
+    instruction_problems,
     parse_record,
     transcript_entities,
     validate_output,
 )
 
 __all__ = [
+    "DEFAULT_INSTRUCTION_PATTERNS",
     "HANDOFF_AUTHOR",
     "HANDOFF_SOURCE_KEY",
     "HANDOFF_TARGET_KEY",
@@ -82,6 +86,7 @@ __all__ = [
     "ExtractiveSummarizer",
     "ImportedSession",
     "InMemorySummaryStore",
+    "InstructionPatterns",
     "MemoryEntryFields",
     "Problem",
     "ProblemKind",
@@ -103,6 +108,7 @@ __all__ = [
     "entity_recall",
     "find_entities",
     "import_adk_session",
+    "instruction_problems",
     "is_state_changing",
     "iter_jsonl_sessions",
     "label_provenance",

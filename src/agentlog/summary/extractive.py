@@ -16,6 +16,11 @@ It reads the same rendered transcript a model would, and builds:
 Then every entity of the transcript that no item keeps is attached to an item citing the event
 it came from (the sentence around it, for a message), so the record passes the same validator
 as a model's. It is the offline default and the evaluation's baseline, not a reader's ideal.
+
+It copies text, so it never copies instruction-like text (:mod:`agentlog.summary.instructions`):
+the strings of tool payloads are cleaned of such sentences before they are read, and every
+item's text is cleaned again before it is added (an item left empty is not added). An entity
+that only occurred inside such a sentence is still kept, as "<author> mentioned <entity>".
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from agentlog.summary._extract import (
     sentences,
 )
 from agentlog.summary.entities import EntityPatterns
+from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.metrics import SummaryMetrics
 from agentlog.summary.provenance import USER_AUTHOR, label_provenance
 from agentlog.summary.render import TranscriptLine, transcript_lines
@@ -49,6 +55,10 @@ from agentlog.summary.validate import (
 __all__ = ["ExtractiveSummarizer", "is_state_changing"]
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 class _Builder:
     """One session's items, in the order they are found."""
 
@@ -59,9 +69,11 @@ class _Builder:
         limit: int,
         patterns: EntityPatterns,
         entities: dict[str, set[str]],
+        instructions: InstructionPatterns | None,
     ):
         self.events = {e.id: e for e in events}
         self.patterns = patterns
+        self.instructions = instructions  # None: copy text as it is (nothing to clean)
         self.entities = entities  # event id: texts of the entities its lines hold
         self.lines = lines
         self.limit = limit
@@ -74,8 +86,11 @@ class _Builder:
             for call in event.function_calls():
                 self.calls[call.id] = (event.id, call.name, call.args)
 
-    @staticmethod
-    def add(items: list[SummaryItem], text: str, sources: Iterable[str]) -> None:
+    def add(self, items: list[SummaryItem], text: str, sources: Iterable[str]) -> None:
+        if self.instructions is not None:
+            text = self.instructions.drop(text)
+            if not text:
+                return
         item = SummaryItem(text=text, sources=tuple(dict.fromkeys(sources)))
         if item not in items:
             items.append(item)
@@ -87,9 +102,12 @@ class _Builder:
                 answered.add(response.id)
                 call_event, name, args = self.calls.get(response.id, ("", response.name, {}))
                 texts = self.entities.get(event.id, set())
-                shown = payload_text(args, self.limit // 2, self.entities.get(call_event, ()))
+                clean = self.instructions.clean if self.instructions else _same
+                shown = payload_text(
+                    clean(args), self.limit // 2, self.entities.get(call_event, ())
+                )
                 head = name + (f" ({shown})" if args else "")
-                body = payload_text(response.response, self.limit, texts, self.patterns)
+                body = payload_text(clean(response.response), self.limit, texts, self.patterns)
                 sources = [s for s in (call_event, event.id) if s]
                 if failed(response.response):
                     self.add(self.facts, f"{head} failed: {body}", sources)
@@ -166,6 +184,9 @@ class _Builder:
                         if (
                             any(x.entity.text in sentence for x in entities)
                             and sentence not in chosen
+                            and (
+                                self.instructions is None or not self.instructions.search(sentence)
+                            )
                         ):
                             chosen.append(sentence)
             # A sentence chosen for its entities is kept whole unless it is very long.
@@ -187,6 +208,8 @@ class ExtractiveSummarizer:
         max_tool_chars, max_text_chars: the transcript's limits, as for ``SummaryService``.
         max_item_chars: an item's text is cut to about this many characters (entities lost
             by the cut are attached again).
+        instruction_patterns: the instruction-like text never copied into a record (and
+            checked by the validator); ``InstructionPatterns.default()`` if omitted.
     """
 
     def __init__(
@@ -196,8 +219,10 @@ class ExtractiveSummarizer:
         max_tool_chars: int = 2_000,
         max_text_chars: int = 4_000,
         max_item_chars: int = 300,
+        instruction_patterns: InstructionPatterns | None = None,
     ) -> None:
         self.patterns = patterns or EntityPatterns.default()
+        self.instruction_patterns = instruction_patterns or InstructionPatterns.default()
         self.max_tool_chars = max_tool_chars
         self.max_text_chars = max_text_chars
         self.max_item_chars = max_item_chars
@@ -217,21 +242,33 @@ class ExtractiveSummarizer:
         for entity, event_id in occurrences:
             if event_id is not None:
                 by_event.setdefault(event_id, set()).add(entity.text)
-        builder = _Builder(events, lines, self.max_item_chars, self.patterns, by_event)
-        builder.tool_results()
-        builder.conversation()
         first_user = next(
             (ln.body for ln in lines if ln.kind == "text" and ln.author == USER_AUTHOR), ""
         )
-        record = builder.keep_entities(
-            builder.record(clip(first_user, self.max_item_chars)), expected, self.patterns
-        )
+
+        def build(instructions: InstructionPatterns | None) -> SummaryRecord:
+            builder = _Builder(
+                events, lines, self.max_item_chars, self.patterns, by_event, instructions
+            )
+            builder.tool_results()
+            builder.conversation()
+            goal = first_user if instructions is None else instructions.drop(first_user)
+            record = builder.record(clip(goal, self.max_item_chars))
+            return builder.keep_entities(record, expected, self.patterns)
+
+        # Cleaning costs a regex scan per copied string, so it runs only when it has work: when
+        # the transcript, or the record copied without it, holds instruction-like text.
+        record = build(None)
+        find = self.instruction_patterns.search
+        if find(record.text()) is not None or find(transcript) is not None:
+            record = build(self.instruction_patterns)
         problems = check_record(
             record,
             event_ids={e.id for e in events},
             transcript=transcript,
             patterns=self.patterns,
             expected=expected,
+            instruction_patterns=self.instruction_patterns,
         )
         dropped = sum(p.kind == "dropped_entity" for p in problems)
         recall = (len(expected) - dropped) / len(expected) if expected else 1.0

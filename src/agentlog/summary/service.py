@@ -4,9 +4,9 @@ Attempts, exactly:
 
 1. The first attempt sends the fenced transcript (and the list of entities it holds).
 2. If the answer has any problem (not JSON, wrong shape, an item without sources, a source
-   that is not an event, a dropped entity, or no answer at all: a provider error or a
-   truncated output), one retry sends the same request plus the rejected answer and its
-   problems.
+   that is not an event, instruction-like text copied from the transcript, a dropped entity,
+   or no answer at all: a provider error or a truncated output), one retry sends the same
+   request plus the rejected answer and its problems.
 3. If the retry has problems too, there is no record: the result carries each attempt's
    problems and the raw transcript, and the failure is counted.
 
@@ -32,6 +32,7 @@ from agentlog.runner import Runner
 from agentlog.sessions.memory import InMemorySessionService
 from agentlog.summary.agent import SUMMARY_INSTRUCTION, SummaryAgent, retry_request, summary_request
 from agentlog.summary.entities import EntityPatterns
+from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.metrics import SummaryMetrics
 from agentlog.summary.provenance import label_provenance
 from agentlog.summary.render import transcript_lines
@@ -74,11 +75,14 @@ class SummaryService:
         patterns: entity patterns of the domain (``EntityPatterns.default()`` if omitted).
         max_tool_chars: tool payloads longer than this are cut in the transcript.
         max_text_chars: message text longer than this is cut in the transcript.
-        prices: token prices by model name; a model without one costs 0.
+        prices: token prices by model name (the name the provider answers with, else the
+            model's own); a model without one costs 0.
         instruction: the summary agent's system prompt.
         entity_checklist: list the transcript's entities in the request, so the model knows
             what the recall check expects (on by default).
         generate_content_config: sampling settings (temperature 0 unless set).
+        instruction_patterns: the instruction-like text no item may carry
+            (``InstructionPatterns.default()`` if omitted).
     """
 
     def __init__(
@@ -92,8 +96,10 @@ class SummaryService:
         instruction: str = SUMMARY_INSTRUCTION,
         entity_checklist: bool = True,
         generate_content_config: GenerationConfig | None = None,
+        instruction_patterns: InstructionPatterns | None = None,
     ) -> None:
         self.model = model
+        self.instruction_patterns = instruction_patterns or InstructionPatterns.default()
         self.patterns = patterns or EntityPatterns.default()
         self.max_tool_chars = max_tool_chars
         self.max_text_chars = max_text_chars
@@ -109,7 +115,8 @@ class SummaryService:
         """Totals over every summary this service attempted."""
 
     def _cost(self, reply: _Reply) -> float:
-        price = self.prices.get(reply.model or self.model.model)
+        # The provider's own name for the model (a dated version, say) if priced, else ours.
+        price = self.prices.get(reply.model or "") or self.prices.get(self.model.model)
         return price.cost(reply.input_tokens, reply.output_tokens) if price else 0.0
 
     async def _ask(self, session_id: str, message: str) -> _Reply:
@@ -206,6 +213,7 @@ class SummaryService:
             transcript=transcript,
             patterns=self.patterns,
             expected=expected,
+            instruction_patterns=self.instruction_patterns,
         )
 
 

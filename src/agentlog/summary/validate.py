@@ -7,6 +7,11 @@
    ``e012``).
 4. ``dropped_entity``: every entity (identifier, amount, date) found in the rendered transcript
    appears somewhere in the record, after normalisation (see :mod:`agentlog.summary.entities`).
+5. ``instruction_text``: neither the goal nor any item carries instruction-like text addressed
+   to an agent or the next reader ("ignore previous instructions", "note for the next agent",
+   "pre-approved", ...; see :mod:`agentlog.summary.instructions`), whoever wrote it and
+   wherever in the transcript it sat: a record says that such a message was sent, never what
+   it said.
 
 Entities are looked for in the rendered transcript (:mod:`agentlog.summary.expected`), the text
 the summariser was given, so a record is never asked for something a truncated payload hid from
@@ -30,6 +35,7 @@ from agentlog.summary.expected import (
     missing_entities,
     transcript_entities,
 )
+from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.schema import SummaryItem, SummaryRecord
 
 __all__ = [
@@ -41,13 +47,14 @@ __all__ = [
     "dropped_entities",
     "entity_occurrences",
     "entity_recall",
+    "instruction_problems",
     "missing_entities",
     "parse_record",
     "transcript_entities",
     "validate_output",
 ]
 
-ProblemKind = Literal["schema", "no_source", "unknown_source", "dropped_entity"]
+ProblemKind = Literal["schema", "no_source", "unknown_source", "dropped_entity", "instruction_text"]
 
 
 class Problem(BaseModel):
@@ -193,6 +200,35 @@ def _dropped_problem(x: ExpectedEntity) -> Problem:
     return Problem(kind="dropped_entity", detail=detail)
 
 
+_DEFAULT_INSTRUCTIONS = InstructionPatterns.default()
+
+
+def _instruction_problem(path: str, found: str) -> Problem:
+    detail = (
+        f"repeats instruction-like text from the transcript ({found!r}); a record must not "
+        "carry instructions: say only that the event contained an instruction, without its "
+        "words, or leave it out"
+    )
+    return Problem(kind="instruction_text", detail=detail, path=path)
+
+
+def instruction_problems(
+    record: SummaryRecord, instruction_patterns: InstructionPatterns | None = None
+) -> list[Problem]:
+    """An ``instruction_text`` problem for the goal and each item carrying instruction-like
+    text."""
+    found_in = (instruction_patterns or _DEFAULT_INSTRUCTIONS).search
+    problems: list[Problem] = []
+    if found_in(record.text()) is None:  # one scan of the whole record in the usual case
+        return problems
+    if (found := found_in(record.goal)) is not None:
+        problems.append(_instruction_problem("goal", found))
+    for path, item in record.items():
+        if (found := found_in(item.text)) is not None:
+            problems.append(_instruction_problem(path, found))
+    return problems
+
+
 def check_record(
     record: SummaryRecord,
     *,
@@ -200,10 +236,13 @@ def check_record(
     transcript: Transcript,
     patterns: EntityPatterns | None = None,
     expected: Mapping[str, ExpectedEntity] | None = None,
+    instruction_patterns: InstructionPatterns | None = None,
 ) -> list[Problem]:
-    """The problems of a parsed record: sources present and known, entities kept.
+    """The problems of a parsed record: sources present and known, no instruction-like text,
+    entities kept.
 
-    ``expected`` may pass ``transcript_entities(transcript, patterns)`` computed once.
+    ``expected`` may pass ``transcript_entities(transcript, patterns)`` computed once;
+    ``instruction_patterns`` defaults to ``InstructionPatterns.default()``.
     """
     patterns = patterns or EntityPatterns.default()
     known = event_ids if isinstance(event_ids, set | frozenset | dict) else set(event_ids)
@@ -217,6 +256,7 @@ def check_record(
                 problems.append(
                     Problem(kind="unknown_source", detail=detail, path=f"{path}.sources[{i}]")
                 )
+    problems.extend(instruction_problems(record, instruction_patterns))
     if expected is None:
         expected = transcript_entities(transcript, patterns)
     problems.extend(_dropped_problem(x) for x in _missing(record, expected, patterns))
@@ -229,6 +269,7 @@ def validate_output(
     events: Iterable[Event],
     transcript: Transcript,
     patterns: EntityPatterns | None = None,
+    instruction_patterns: InstructionPatterns | None = None,
 ) -> tuple[SummaryRecord | None, list[Problem]]:
     """Parse and check ``output`` against the session's events and their rendered transcript.
 
@@ -243,4 +284,10 @@ def validate_output(
             return None, problems
         record = parsed
     ids = {e.id for e in events}
-    return record, check_record(record, event_ids=ids, transcript=transcript, patterns=patterns)
+    return record, check_record(
+        record,
+        event_ids=ids,
+        transcript=transcript,
+        patterns=patterns,
+        instruction_patterns=instruction_patterns,
+    )
