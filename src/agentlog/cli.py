@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from agentlog.logs import configure_logging
+from agentlog.summary.cli import register as register_summary
 
 __all__ = ["app", "main"]
 
@@ -82,6 +83,7 @@ def _register_optional() -> None:
 
 
 _register_optional()
+register_summary(app)
 
 
 def main() -> None:
