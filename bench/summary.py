@@ -1,0 +1,194 @@
+"""Checked summaries: rendering and validation of a long session, and the extractive summariser.
+
+Run from the repository root with the dev venv (it needs nothing beyond agentlog)::
+
+    .venv/bin/python -m bench.summary [--eval-dir ../shared/eval] [--runs 7]
+
+1. **render + validate, 1,000 events**: a session of 1,000 events made by chaining the
+   development sessions (ids renumbered ``e0001``...), rendered with ``transcript_lines`` and
+   checked with ``validate_output`` (parsing included) against two records that pass: the
+   smallest one (one item per event holding entities, listing them: the size of record a model
+   writes) and the extractive summariser's (every tool result spelled out, the largest).
+   Target: render + validate under 20 ms.
+2. **extractive summariser**: ``ExtractiveSummarizer.summarize_now`` (render, extract,
+   validate) over all 80 development sessions, in sessions per second, with how many pass the
+   validator. Target: at least 200 sessions a second.
+
+Each figure is the best of ``--runs`` runs (the median is printed next to it). Without the
+development sessions the first measurement uses the worked refund example repeated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from agentlog.events import Event
+from agentlog.summary import (
+    EntityPatterns,
+    ExtractiveSummarizer,
+    ImportedSession,
+    SummaryItem,
+    SummaryRecord,
+    load_jsonl_sessions,
+    render_transcript,
+    transcript_entities,
+    transcript_lines,
+    validate_output,
+)
+from agentlog.summary.example import refund_session_events
+
+RENDER_TARGET_MS = 20.0
+EXTRACTIVE_TARGET = 200.0
+DOMAINS = {"retail": EntityPatterns.retail(), "telecom": EntityPatterns.telecom()}
+
+
+def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Best and median wall time of ``runs`` calls, in seconds (GC off while timing)."""
+    times = []
+    for _ in range(runs):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+    return min(times), statistics.median(times)
+
+
+def long_session(sessions: Sequence[ImportedSession], n: int) -> tuple[Event, ...]:
+    """``n`` events chained from ``sessions`` (or the worked example), renumbered."""
+    source = [e for s in sessions for e in s.events] or list(refund_session_events())
+    events = []
+    for i in range(n):
+        event = source[i % len(source)]
+        events.append(event.model_copy(update={"id": f"e{i + 1:04d}", "timestamp": float(i)}))
+    return tuple(events)
+
+
+def smallest_record(events: Sequence[Event], patterns: EntityPatterns) -> SummaryRecord:
+    """The smallest record that passes: per event holding entities, one item listing them."""
+    by_event: dict[str, list[str]] = {}
+    for x in transcript_entities(transcript_lines(events), patterns).values():
+        by_event.setdefault(x.event_ids[0], []).append(x.entity.shown())
+    items = tuple(
+        SummaryItem(text=", ".join(shown), sources=(eid,)) for eid, shown in by_event.items()
+    )
+    return SummaryRecord(goal="", facts=items)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--eval-dir", default="../shared/eval", help="development sessions")
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per figure")
+    parser.add_argument("--events", type=int, default=1_000, help="events in the long session")
+    args = parser.parse_args(argv)
+
+    eval_dir = Path(args.eval_dir)
+    by_domain: dict[str, list[ImportedSession]] = {}
+    for domain in DOMAINS:
+        path = eval_dir / f"tau2-{domain}-gpt41.jsonl"
+        by_domain[domain] = load_jsonl_sessions(path) if path.is_file() else []
+    everything = [s for sessions in by_domain.values() for s in sessions]
+    rows: list[tuple[str, str, str, str]] = []
+    failures = 0
+
+    # 1. render + validate a 1,000-event session.
+    events = long_session(by_domain["retail"], args.events)
+    patterns = DOMAINS["retail"]
+    result = ExtractiveSummarizer(patterns=patterns).summarize_now(events)
+    if result.record is None:
+        print(f"the reference record does not pass: {result.last_problems[:3]}", file=sys.stderr)
+        return 1
+    transcript = render_transcript(events)
+    render_best, render_med = timed(lambda: transcript_lines(events), args.runs)
+    size = f"{len(events):,} events, {len(transcript) / 1000:.0f} kB transcript"
+    rows.append(
+        (
+            "render (transcript_lines)",
+            size,
+            f"{render_best * 1000:.1f} ms",
+            f"{render_med * 1000:.1f} ms",
+        )
+    )
+    records = {"smallest": smallest_record(events, patterns), "extractive": result.record}
+    for name, record in records.items():
+        output = record.model_dump_json()
+        _, problems = validate_output(
+            output, events=events, transcript=transcript, patterns=patterns
+        )
+        if problems:
+            print(f"the {name} record does not pass: {problems[:3]}", file=sys.stderr)
+            return 1
+
+        def both(output: str = output) -> None:
+            lines = transcript_lines(events)
+            validate_output(output, events=events, transcript=lines, patterns=patterns)
+
+        best, med = timed(both, args.runs)
+        ok = best * 1000 < RENDER_TARGET_MS
+        failures += not ok
+        items = len(list(record.items()))
+        rows.append(
+            (
+                f"render + validate, {name} record (target < {RENDER_TARGET_MS:.0f} ms)",
+                f"{items} items, {len(output) / 1000:.0f} kB JSON, {'ok' if ok else 'MISSED'}",
+                f"{best * 1000:.1f} ms",
+                f"{med * 1000:.1f} ms",
+            )
+        )
+
+    # 2. the extractive summariser over the development sessions.
+    if everything:
+        summarizers = {d: ExtractiveSummarizer(patterns=p) for d, p in DOMAINS.items()}
+        work = [(summarizers[d], s) for d, sessions in by_domain.items() for s in sessions]
+        passed = sum(bool(x.summarize_now(s).ok) for x, s in work)
+
+        def run_all() -> None:
+            for summarizer, session in work:
+                summarizer.summarize_now(session)
+
+        best, med = timed(run_all, args.runs)
+        rate, rate_med = len(work) / best, len(work) / med
+        ok = rate >= EXTRACTIVE_TARGET
+        failures += not ok
+        rows.append(
+            (
+                f"extractive summariser (target >= {EXTRACTIVE_TARGET:.0f}/s)",
+                f"{len(work)} sessions, {passed} pass the validator, {'ok' if ok else 'MISSED'}",
+                f"{rate:,.0f} sessions/s",
+                f"{rate_med:,.0f} sessions/s",
+            )
+        )
+    else:
+        rows.append(("extractive summariser", f"no sessions in {eval_dir}", "-", "-"))
+
+    header = ("measurement", "workload", "best", "median")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    line = "  ".join("-" * w for w in widths)
+    start = time.perf_counter()
+    sum(range(10**7))
+    calibration = time.perf_counter() - start
+    print(
+        f"agentlog summary bench: Python {platform.python_version()}, {args.runs} runs each; "
+        f"CPU check: sum(range(10**7)) in {calibration:.3f} s"
+    )
+    print(line)
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    print(line)
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    print(line)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
