@@ -54,3 +54,22 @@ def test_state_values() -> None:
     }
     with pytest.raises(CorruptRecordError, match="state key 'k'"):
         codec.decode_value("{", session_id="s", key="k")
+
+
+def test_decode_events_pauses_the_collector_and_restores_it() -> None:
+    import gc
+
+    event = rich_event()
+    rows = [("e1", codec.EVENT_FORMAT_VERSION, codec.encode_event(event))]
+    assert gc.isenabled()
+    assert codec.decode_events(rows, session_id="s") == (event,)
+    assert gc.isenabled()
+    with pytest.raises(CorruptRecordError):
+        codec.decode_events([*rows, ("e2", codec.EVENT_FORMAT_VERSION, "{")], session_id="s")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        codec.decode_events(rows, session_id="s")
+        assert not gc.isenabled()  # a caller's choice is left alone
+    finally:
+        gc.enable()

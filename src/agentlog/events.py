@@ -129,6 +129,14 @@ StateDelta = Annotated[
 """Key to new value; ``REMOVED`` (or JSON ``null``) deletes the key."""
 
 
+_EMPTY: Final[FrozenDict[str, Any]] = FrozenDict()
+
+
+def _empty() -> FrozenDict[str, Any]:
+    # One shared empty mapping: it cannot change, and a loaded event has several.
+    return _EMPTY
+
+
 def _freeze_map(value: dict[str, Any]) -> FrozenDict[str, Any]:
     return FrozenDict(value)
 
@@ -141,7 +149,7 @@ class FunctionCall(_Frozen):
 
     id: str = Field(min_length=1, description="Unique within the session; answers cite it.")
     name: str = Field(min_length=1, description="The tool's name.")
-    args: FrozenJsonDict = Field(default_factory=lambda: FrozenDict(), description="Arguments.")
+    args: FrozenJsonDict = Field(default_factory=_empty, description="Arguments.")
 
 
 class FunctionResponse(_Frozen):
@@ -149,9 +157,7 @@ class FunctionResponse(_Frozen):
 
     id: str = Field(min_length=1, description="The id of the call this answers.")
     name: str = Field(min_length=1, description="The tool's name.")
-    response: FrozenJsonDict = Field(
-        default_factory=lambda: FrozenDict(), description="The result."
-    )
+    response: FrozenJsonDict = Field(default_factory=_empty, description="The result.")
 
 
 class CodeExecutionResult(_Frozen):
@@ -244,7 +250,7 @@ class CredentialRequest(_Frozen):
     auth_type: str = Field(min_length=1, description="E.g. 'api_key', 'oauth2', 'http_bearer'.")
     hint: str = Field(default="", description="What the credential is for.")
     params: FrozenJsonDict = Field(
-        default_factory=lambda: FrozenDict(), description="Scheme details (scopes, URLs, ...)."
+        default_factory=_empty, description="Scheme details (scopes, URLs, ...)."
     )
 
 
@@ -272,10 +278,10 @@ class EventActions(_Frozen):
     """What an event does, beyond what it says."""
 
     state_delta: StateDelta = Field(
-        default_factory=lambda: FrozenDict(), description="State changes; REMOVED deletes."
+        default_factory=_empty, description="State changes; REMOVED deletes."
     )
     artifact_delta: _VersionMap = Field(
-        default_factory=lambda: FrozenDict(), description="Artifact name to version saved."
+        default_factory=_empty, description="Artifact name to version saved."
     )
     transfer_to_agent: str | None = Field(default=None, description="Agent to hand control to.")
     escalate: bool = Field(default=False, description="Ask an enclosing loop to stop.")
@@ -283,10 +289,10 @@ class EventActions(_Frozen):
         default=False, description="The tool result is the answer; do not send it to the model."
     )
     requested_auth_configs: _CredentialMap = Field(
-        default_factory=lambda: FrozenDict(), description="Credential requests by call id."
+        default_factory=_empty, description="Credential requests by call id."
     )
     requested_tool_confirmations: _ConfirmationMap = Field(
-        default_factory=lambda: FrozenDict(), description="Confirmation requests by call id."
+        default_factory=_empty, description="Confirmation requests by call id."
     )
     compaction: EventCompaction | None = Field(
         default=None, description="Set on a compaction event."

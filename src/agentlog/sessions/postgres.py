@@ -45,7 +45,7 @@ from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, sess
 from agentlog.sessions.base import GetSessionConfig, Session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
-    decode_event,
+    decode_events,
     decode_value,
     encode_event,
     encode_value,
@@ -597,10 +597,7 @@ def _session(
         app_name=app_name,
         user_id=user_id,
         state=merged_view(_state(app_rows, sid), _state(user_rows, sid), _state(state_rows, sid)),
-        events=tuple(
-            decode_event(payload, fmt, session_id=sid, event_id=event_id)
-            for event_id, fmt, payload in event_rows
-        ),
+        events=decode_events(event_rows, session_id=sid),
         version=version,
         last_update_time=last_update_time,
     )

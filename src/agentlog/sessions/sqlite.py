@@ -32,7 +32,7 @@ from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, sess
 from agentlog.sessions.base import GetSessionConfig, Session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
-    decode_event,
+    decode_events,
     decode_value,
     encode_event,
     encode_value,
@@ -237,10 +237,7 @@ class SqliteSessionService:
         pk, version, last_update_time = row
         events: tuple[Event, ...] = ()
         if with_events:
-            events = tuple(
-                decode_event(payload, fmt, session_id=sid, event_id=event_id)
-                for event_id, fmt, payload in self._event_rows(conn, pk, config)
-            )
+            events = decode_events(self._event_rows(conn, pk, config), session_id=sid)
         return Session.model_construct(
             id=sid,
             app_name=app_name,
