@@ -43,6 +43,42 @@ class TestSqliteSessionService(SessionServiceConformance):
             conn.execute("UPDATE events SET payload = '{not json' WHERE event_id = ?", (event_id,))
 
 
+class TestSqliteWorkerThreadAppends(TestSqliteSessionService):
+    """The same contract with every append on the worker thread."""
+
+    async def make_service(self) -> SessionService:
+        self.count += 1
+        return SqliteSessionService(self.tmp_path / f"worker{self.count}.db", inline_appends=False)
+
+
+async def test_an_append_waits_on_the_worker_thread_while_another_writer_holds_the_file(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+    import threading
+
+    store = SqliteSessionService(tmp_path / "busy.db", timeout=5.0)
+    session = await store.create_session(app_name="a", user_id="u")
+    holder = sqlite3.connect(tmp_path / "busy.db", isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # another writer holds the write lock
+    threading.Timer(0.3, lambda: holder.execute("COMMIT")).start()
+    loop_ticks = 0
+
+    async def ticker() -> None:
+        nonlocal loop_ticks
+        while True:
+            await asyncio.sleep(0.01)
+            loop_ticks += 1
+
+    tick = asyncio.create_task(ticker())
+    after = await store.append_event(session, Event(invocation_id="i", author="agent"))
+    tick.cancel()
+    assert after.version == 1
+    assert loop_ticks >= 10  # the event loop kept running while the append waited
+    holder.close()
+    await store.close()
+
+
 def test_unreachable_file_is_store_unavailable(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
