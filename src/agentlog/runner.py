@@ -213,6 +213,10 @@ class Runner:
         try:
             async for event in agent.run_async(ctx):
                 yield await self._emit(ctx, event)
+                # A turn whose model and store never wait (a local model, inline SQLite
+                # appends) would otherwise hold the event loop for the whole turn, and tasks
+                # streaming its drafts to clients would only run once it ended.
+                await asyncio.sleep(0)
         except ScriptError:
             yield await self._emit(ctx, self._error_event(ctx, ErrorCode.INTERNAL, "script error"))
             raise
