@@ -8,26 +8,20 @@ user's entries for the query's words and ranks them the way the in-memory store 
 
 from __future__ import annotations
 
-import asyncio
 import builtins
-import functools
 import json
 import os
 import sqlite3
-import time
-from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Any, Final, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
 
-from agentlog.errors import InvalidMemoryEntryError, StoreError, StoreUnavailableError
+from agentlog._stores.sqlite import SqliteWorker, migrate, transaction
+from agentlog.errors import InvalidMemoryEntryError
 from agentlog.memory._terms import index_terms, overlap_scores, query_terms
 from agentlog.memory.base import MemoryEntry, MemoryHit, check_limit, checked_entries
-from agentlog.memory.migrations import MIGRATIONS_TABLE, load_migrations, split_statements
+from agentlog.memory.migrations import MIGRATIONS_TABLE, Migration, load_migrations
 
 __all__ = ["SqliteMemoryService"]
-
-T = TypeVar("T")
 
 _COLUMNS: Final = (
     "entry_id, app_name, user_id, session_id, event_ids, kind, provenance, text, created_at"
@@ -57,17 +51,15 @@ class SqliteMemoryService:
         risk_losing_recent_commits_on_power_loss: bool = False,
     ) -> None:
         self._path = str(path)
-        self._timeout = timeout
-        self._synchronous = "NORMAL" if risk_losing_recent_commits_on_power_loss else "FULL"
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agentlog-memory")
-        self._conn: sqlite3.Connection | None = None
         self._full_text = False
-        self._closed = False
-        try:
-            self._executor.submit(self._open).result()
-        except BaseException:
-            self._executor.shutdown(wait=False)
-            raise
+        self._db = SqliteWorker(
+            self._path,
+            owner="SqliteMemoryService",
+            timeout=timeout,
+            thread_name="agentlog-memory",
+            setup=self._setup,
+            synchronous="NORMAL" if risk_losing_recent_commits_on_power_loss else "FULL",
+        )
 
     @property
     def path(self) -> str:
@@ -79,79 +71,10 @@ class SqliteMemoryService:
         """Whether search uses the FTS5 index (else it scans the user's entries)."""
         return self._full_text
 
-    # --- plumbing ---------------------------------------------------------------------------
-
-    def _open(self) -> None:
-        try:
-            if self._path != ":memory:":
-                Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self._path, timeout=self._timeout, isolation_level=None, check_same_thread=True
-            )
-            self._conn = conn
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA synchronous={self._synchronous}")
-            self._migrate(conn)
-            found = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_fts'")
-            self._full_text = found.fetchone() is not None
-        except (sqlite3.Error, OSError) as exc:
-            self._close_connection()
-            raise StoreUnavailableError(f"cannot open SQLite store {self._path!r}: {exc}") from exc
-
-    @staticmethod
-    def _migrate(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            f"CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE} ("
-            "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-        )
-        # The write lock first, so two processes opening a new file never both migrate.
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            applied = {row[0] for row in conn.execute(f"SELECT version FROM {MIGRATIONS_TABLE}")}
-            for migration in load_migrations("sqlite"):
-                if migration.version in applied:
-                    continue
-                if migration.name == "fts5" and not _fts5_available(conn):
-                    continue  # left unrecorded, so a build with FTS5 applies it later
-                for statement in split_statements(migration.sql):
-                    conn.execute(statement)
-                conn.execute(
-                    f"INSERT INTO {MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, time.time()),
-                )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        if self._closed:
-            raise StoreUnavailableError(f"SqliteMemoryService({self._path!r}) is closed")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(self._guard, fn, *args))
-
-    def _guard(self, fn: Callable[..., T], *args: Any) -> T:
-        conn = self._conn
-        if conn is None or self._closed:
-            raise StoreUnavailableError(f"SqliteMemoryService({self._path!r}) is closed")
-        try:
-            return fn(conn, *args)
-        except StoreError:
-            raise
-        except sqlite3.DatabaseError as exc:
-            raise StoreUnavailableError(f"SQLite store {self._path!r}: {exc}") from exc
-
-    @staticmethod
-    def _transaction(conn: sqlite3.Connection, begin: str, body: Callable[[], T]) -> T:
-        conn.execute(begin)
-        try:
-            result = body()
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-        return result
+    def _setup(self, conn: sqlite3.Connection) -> None:
+        migrate(conn, MIGRATIONS_TABLE, load_migrations("sqlite"), skip=_without_fts5)
+        found = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_fts'")
+        self._full_text = found.fetchone() is not None
 
     # --- the contract -----------------------------------------------------------------------
 
@@ -175,7 +98,7 @@ class SqliteMemoryService:
             )
             for e in checked
         ]
-        await self._run(self._add, rows)
+        await self._db.run(self._add, rows)
         return checked
 
     def _add(self, conn: sqlite3.Connection, rows: builtins.list[tuple[Any, ...]]) -> None:
@@ -187,7 +110,7 @@ class SqliteMemoryService:
                     "a memory entry with one of these ids is already stored"
                 ) from exc
 
-        self._transaction(conn, "BEGIN IMMEDIATE", body)
+        transaction(conn, "BEGIN IMMEDIATE", body)
 
     async def search(
         self, *, app_name: str, user_id: str, query: str, limit: int = 10
@@ -196,7 +119,7 @@ class SqliteMemoryService:
         check_limit(limit)
         terms = query_terms(query)
         search = self._search_index if self._full_text else self._search_scan
-        return await self._run(search, app_name, user_id, terms, limit)
+        return await self._db.run(search, app_name, user_id, terms, limit)
 
     def _search_index(
         self,
@@ -241,7 +164,7 @@ class SqliteMemoryService:
             ).fetchone()
             return rows, total
 
-        rows, total = self._transaction(conn, "BEGIN", body)
+        rows, total = transaction(conn, "BEGIN", body)
         scores = overlap_scores(terms, [set(row[-1].split()) for row in rows], total)
         ranked = sorted(
             zip(scores, rows, strict=True), key=lambda pair: (-pair[0], -pair[1][8], -pair[1][9])
@@ -260,38 +183,33 @@ class SqliteMemoryService:
         if session_id is not None:
             sql += " AND session_id = ?"
             params.append(session_id)
-        rows = await self._run(_fetch, sql + " ORDER BY created_at, pk", params)
+        rows = await self._db.run(_fetch, sql + " ORDER BY created_at, pk", params)
         return [_entry(row) for row in rows]
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> int:
         """See ``MemoryService.delete_session``."""
-        return await self._run(
+        return await self._db.run(
             self._delete, f"{_USER} AND session_id = ?", (app_name, user_id, session_id)
         )
 
     async def delete_user(self, *, app_name: str, user_id: str) -> int:
         """See ``MemoryService.delete_user``."""
-        return await self._run(self._delete, _USER, (app_name, user_id))
+        return await self._db.run(self._delete, _USER, (app_name, user_id))
 
     def _delete(self, conn: sqlite3.Connection, where: str, params: tuple[str, ...]) -> int:
         def body() -> int:
             return conn.execute(f"DELETE FROM memory_entries WHERE {where}", params).rowcount
 
-        return self._transaction(conn, "BEGIN IMMEDIATE", body)
+        return transaction(conn, "BEGIN IMMEDIATE", body)
 
     async def close(self) -> None:
         """See ``MemoryService.close``."""
-        if self._closed:
-            return
-        self._closed = True
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close_connection)
-        self._executor.shutdown(wait=True)
+        await self._db.close()
 
-    def _close_connection(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+
+def _without_fts5(conn: sqlite3.Connection, migration: Migration) -> bool:
+    # Left unrecorded, so a build with FTS5 applies it later.
+    return migration.name == "fts5" and not _fts5_available(conn)
 
 
 def _fts5_available(conn: sqlite3.Connection) -> bool:

@@ -9,23 +9,20 @@ pipeline inside one ``REPEATABLE READ`` transaction: one snapshot, one round tri
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import math
-import re
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
-from types import TracebackType
-from typing import Any, Final, LiteralString, Self
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, LiteralString
 
 try:
     import psycopg
     from psycopg import errors as pg_errors
-    from psycopg import sql
     from psycopg.abc import Params
-    from psycopg.conninfo import conninfo_to_dict
     from psycopg.pq import TransactionStatus
-    from psycopg_pool import AsyncConnectionPool, PoolClosed, PoolTimeout
+
+    from agentlog._stores.postgres import Conn as _Conn
+    from agentlog._stores.postgres import PostgresPool, PostgresStore
+    from agentlog._stores.postgres import Row as _Row
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
         "agentlog.sessions.postgres needs the postgres extra: pip install 'agentlog[postgres]'"
@@ -37,7 +34,6 @@ from agentlog.errors import (
     SessionNotFoundError,
     StaleSessionError,
     StoreError,
-    StoreUnavailableError,
 )
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
@@ -50,27 +46,12 @@ from agentlog.sessions.codec import (
     encode_event,
     encode_value,
 )
-from agentlog.sessions.migrations import load_migrations
+from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
 from agentlog.state import ScopedDelta, merged_view
 
 __all__ = ["PostgresSessionService"]
 
-_Row = tuple[Any, ...]
-_Conn = psycopg.AsyncConnection[_Row]
 _Query = tuple[LiteralString, Params]
-
-_SCHEMA_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
-
-_LOCK_CLASS: Final = 0x61676C67
-"""First key of the migration advisory lock ("aglg"); the second is a hash of the schema."""
-
-_MIGRATION_LOCK: Final = (
-    "SELECT pg_advisory_xact_lock(%s, hashtext(coalesce(%s::text, current_schema()::text, '')))"
-)
-_MIGRATIONS_TABLE: Final = (
-    "CREATE TABLE agentlog_migrations ("
-    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
-)
 
 _BEGIN_SNAPSHOT: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _WHERE_SESSION: Final = "app_name = %s AND user_id = %s AND session_id = %s"
@@ -101,7 +82,7 @@ _SCOPES: Final[
 _DEADLOCK_RETRIES: Final = 3
 
 
-class PostgresSessionService:
+class PostgresSessionService(PostgresStore):
     """Sessions in PostgreSQL (psycopg 3, ``psycopg_pool.AsyncConnectionPool``).
 
     The pool opens on first use, or by ``await service.open()`` or ``async with service``; the
@@ -126,176 +107,22 @@ class PostgresSessionService:
         max_size: int = 10,
         timeout: float = 10.0,
     ) -> None:
-        if schema is not None and (
-            not _SCHEMA_NAME.fullmatch(schema) or schema.lower().startswith("pg_")
-        ):
-            raise ValueError(
-                f"schema {schema!r} is not a plain identifier: up to 63 letters, digits and "
-                "underscores, not starting with a digit or 'pg_'"
-            )
-        if not 0 <= min_size <= max_size or max_size < 1 or not timeout > 0:
-            raise ValueError(
-                f"need 0 <= min_size <= max_size, max_size >= 1 and timeout > 0; got "
-                f"min_size={min_size}, max_size={max_size}, timeout={timeout}"
-            )
-        try:
-            params = conninfo_to_dict(dsn)
-        except psycopg.Error as exc:
-            # libpq quotes the whole string back when it cannot parse it, password included.
-            raise StoreUnavailableError(
-                f"invalid PostgreSQL DSN: {_redact(str(exc).strip(), None)}"
-            ) from None
-        self._dsn = dsn
-        self._password = str(params["password"]) if params.get("password") else None
-        self._where = (
-            f"{params.get('host') or 'localhost'}:{params.get('port') or 5432}"
-            f"/{params.get('dbname') or params.get('user') or ''}"
+        self._pg = PostgresPool(
+            dsn,
+            owner="PostgresSessionService",
+            schema=schema,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=timeout,
+            pool_name="agentlog",
+            migrations_table=MIGRATIONS_TABLE,
+            migrations=lambda: load_migrations("postgres"),
         )
-        self._schema = schema
-        self._min_size = min_size
-        self._max_size = max_size
-        self._timeout = timeout
-        self._kwargs: dict[str, Any] = {"autocommit": True}
-        if "connect_timeout" not in params:
-            self._kwargs["connect_timeout"] = max(2, math.ceil(timeout))
-        self._pool: AsyncConnectionPool[_Conn] | None = None
-        self._open_lock = asyncio.Lock()
-        self._closed = False
-
-    @property
-    def schema(self) -> str | None:
-        """The schema holding the tables, or ``None`` for the connection's default."""
-        return self._schema
-
-    def __repr__(self) -> str:
-        return f"PostgresSessionService({self._where!r}, schema={self._schema!r})"
-
-    # --- opening and closing ----------------------------------------------------------------
-
-    async def open(self) -> None:
-        """Connect, create the schema if asked, run pending migrations and open the pool.
-
-        Optional: the first call that needs the database does it. Raises
-        ``StoreUnavailableError`` if the server cannot be reached or the service is closed.
-        """
-        await self._get_pool()
-
-    async def close(self) -> None:
-        """See ``SessionService.close``."""
-        self._closed = True
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await pool.close()
-
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    async def _get_pool(self) -> AsyncConnectionPool[_Conn]:
-        if self._closed:
-            raise self._closed_error()
-        if self._pool is not None:
-            return self._pool
-        async with self._open_lock:
-            if self._pool is None:
-                try:
-                    self._pool = await self._open_pool()
-                except psycopg.Error as exc:
-                    raise self._unavailable(exc) from exc
-            return self._pool
-
-    async def _open_pool(self) -> AsyncConnectionPool[_Conn]:
-        # A direct connection first: an unreachable server fails now with libpq's own reason,
-        # not after the pool has retried for ``timeout`` seconds.
-        async with await psycopg.AsyncConnection.connect(self._dsn, **self._kwargs) as conn:
-            await self._configure(conn)
-            await self._migrate(conn)
-        pool: AsyncConnectionPool[_Conn] = AsyncConnectionPool(
-            self._dsn,
-            kwargs=self._kwargs,
-            min_size=self._min_size,
-            max_size=self._max_size,
-            timeout=self._timeout,
-            configure=self._configure if self._schema is not None else None,
-            open=False,
-            name="agentlog",
-        )
-        try:
-            await pool.open(wait=True, timeout=self._timeout)
-        except BaseException:
-            await pool.close()
-            raise
-        if self._closed:  # close() ran while we were connecting
-            await pool.close()
-            raise self._closed_error()
-        return pool
-
-    async def _configure(self, conn: _Conn) -> None:
-        if self._schema is not None:
-            await conn.execute(
-                sql.SQL("SET search_path TO {}").format(sql.Identifier(self._schema))
-            )
-
-    async def _migrate(self, conn: _Conn) -> None:
-        # Every step takes the same transaction-scoped advisory lock, so processes starting
-        # together queue here and the second one finds the work done.
-        lock = (_LOCK_CLASS, self._schema)
-        async with conn.transaction():
-            await conn.execute(_MIGRATION_LOCK, lock)
-            if self._schema is not None:
-                exists = await conn.execute(
-                    "SELECT 1 FROM pg_namespace WHERE nspname = %s", (self._schema,)
-                )
-                if await exists.fetchone() is None:
-                    await conn.execute(
-                        sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(self._schema))
-                    )
-            found = await conn.execute("SELECT to_regclass('agentlog_migrations') IS NOT NULL")
-            row = await found.fetchone()
-            if row is None or not row[0]:
-                await conn.execute(_MIGRATIONS_TABLE)
-            applied = await conn.execute("SELECT version FROM agentlog_migrations")
-            done = {version for (version,) in await applied.fetchall()}
-        for migration in load_migrations("postgres"):
-            if migration.version in done:
-                continue
-            async with conn.transaction():
-                await conn.execute(_MIGRATION_LOCK, lock)
-                again = await conn.execute(
-                    "SELECT 1 FROM agentlog_migrations WHERE version = %s", (migration.version,)
-                )
-                if await again.fetchone() is not None:
-                    continue
-                # A file shipped in the package, run whole: no parameters, so psycopg sends it
-                # as a simple query and every statement in it runs in this transaction.
-                await conn.execute(migration.sql)
-                await conn.execute(
-                    "INSERT INTO agentlog_migrations (version, name, applied_at)"
-                    " VALUES (%s, %s, %s)",
-                    (migration.version, migration.name, time.time()),
-                )
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[_Conn]:
-        pool = await self._get_pool()
-        try:
-            async with pool.connection() as conn:
-                yield conn
-        except psycopg.Error as exc:
-            raise self._unavailable(exc) from exc
-
     async def _fetch(self, query: LiteralString, params: Params) -> list[_Row]:
-        async with self._connection() as conn:
+        async with self._pg.connection() as conn:
             cursor = await conn.execute(query, params)
             return await cursor.fetchall()
 
@@ -303,7 +130,7 @@ class PostgresSessionService:
         self, begin: LiteralString, queries: Sequence[_Query]
     ) -> list[list[_Row]]:
         """Run ``queries`` in one transaction, sent as one pipeline: one round trip."""
-        async with self._connection() as conn:
+        async with self._pg.connection() as conn:
             try:
                 async with conn.pipeline():
                     await conn.execute(begin)
@@ -318,18 +145,6 @@ class PostgresSessionService:
                         await conn.execute("ROLLBACK")
                 raise
             return [await cursor.fetchall() for cursor in cursors]
-
-    def _closed_error(self) -> StoreUnavailableError:
-        return StoreUnavailableError(f"{self!r} is closed")
-
-    def _unavailable(self, exc: psycopg.Error) -> StoreUnavailableError:
-        if isinstance(exc, PoolClosed) or self._closed:
-            return self._closed_error()
-        if isinstance(exc, PoolTimeout):
-            reason = f"no connection within {self._timeout:g} s (pool of {self._max_size})"
-        else:
-            reason = _redact(str(exc).strip(), self._password)
-        return StoreUnavailableError(f"PostgreSQL store {self._where}: {reason}")
 
     # --- the contract -----------------------------------------------------------------------
 
@@ -445,7 +260,7 @@ class PostgresSessionService:
         if plan is None:
             return session
         query, params = _append_statement(session, plan)
-        async with self._connection() as conn:
+        async with self._pg.connection() as conn:
             for attempt in range(1, _DEADLOCK_RETRIES + 1):
                 try:
                     cursor = await conn.execute(query, params)
@@ -613,15 +428,3 @@ async def _stale_or_missing(conn: _Conn, session: Session, plan: AppendPlan) -> 
     if row is None:
         return SessionNotFoundError(session.app_name, session.user_id, session.id)
     return StaleSessionError(session.id, plan.expected_version, row[0])
-
-
-_URI_PASSWORD: Final = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
-_KEYWORD_PASSWORD: Final = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
-
-
-def _redact(text: str, password: str | None) -> str:
-    """``text`` with any password in it replaced by ``***``."""
-    if password:
-        text = text.replace(password, "***")
-    text = _URI_PASSWORD.sub(r"\1***@", text)
-    return _KEYWORD_PASSWORD.sub(r"\1***", text)

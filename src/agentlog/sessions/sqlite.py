@@ -8,17 +8,14 @@ file: each append takes SQLite's write lock (``BEGIN IMMEDIATE``) and waits for 
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Any, Final, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
+from agentlog._stores.sqlite import SqliteWorker, migrate, transaction
 from agentlog.errors import (
     DuplicateEventError,
     SessionExistsError,
@@ -38,17 +35,10 @@ from agentlog.sessions.codec import (
     encode_event,
     encode_value,
 )
-from agentlog.sessions.migrations import load_migrations, split_statements
+from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
 from agentlog.state import ScopedDelta, merged_view
 
 __all__ = ["SqliteSessionService"]
-
-T = TypeVar("T")
-
-_MIGRATIONS_TABLE: Final = (
-    "CREATE TABLE IF NOT EXISTS agentlog_migrations ("
-    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-)
 
 
 class SqliteSessionService:
@@ -77,20 +67,25 @@ class SqliteSessionService:
         inline_appends: bool = True,
     ) -> None:
         self._path = str(path)
-        self._timeout = timeout
         self._synchronous = "NORMAL" if risk_losing_recent_commits_on_power_loss else "FULL"
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agentlog-sqlite")
-        self._conn: sqlite3.Connection | None = None
         self._inline: sqlite3.Connection | None = None
         self._inline_lock = threading.Lock()
-        self._closed = False
-        try:
-            self._executor.submit(self._open).result()
-            if inline_appends and self._path != ":memory:":
-                self._inline = self._connect(timeout=0.0, same_thread=False)
-        except BaseException:
-            self._executor.shutdown(wait=False)
-            raise
+        self._db = SqliteWorker(
+            self._path,
+            owner="SqliteSessionService",
+            timeout=timeout,
+            thread_name="agentlog-sqlite",
+            setup=_migrate,
+            synchronous=self._synchronous,
+            foreign_keys=True,
+            say_failed=True,
+        )
+        if inline_appends and self._path != ":memory:":
+            try:
+                self._inline = self._db.connect(timeout=0.0, same_thread=False)
+            except BaseException:
+                self._db.abandon()
+                raise
 
     @property
     def path(self) -> str:
@@ -101,83 +96,6 @@ class SqliteSessionService:
     def synchronous(self) -> str:
         """The ``PRAGMA synchronous`` level in force: ``FULL`` or ``NORMAL``."""
         return self._synchronous
-
-    # --- plumbing ---------------------------------------------------------------------------
-
-    def _connect(self, *, timeout: float, same_thread: bool) -> sqlite3.Connection:
-        try:
-            conn = sqlite3.connect(
-                self._path, timeout=timeout, isolation_level=None, check_same_thread=same_thread
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA synchronous={self._synchronous}")
-            conn.execute("PRAGMA foreign_keys=ON")
-            return conn
-        except sqlite3.Error as exc:
-            raise StoreUnavailableError(f"cannot open SQLite store {self._path!r}: {exc}") from exc
-
-    def _open(self) -> None:
-        try:
-            if self._path != ":memory:":
-                Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-            self._conn = self._connect(timeout=self._timeout, same_thread=True)
-            self._migrate(self._conn)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreUnavailableError(f"cannot open SQLite store {self._path!r}: {exc}") from exc
-
-    @staticmethod
-    def _migrate(conn: sqlite3.Connection) -> None:
-        conn.execute(_MIGRATIONS_TABLE)
-        # The write lock first, so two processes opening a new file never both migrate.
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            applied = {row[0] for row in conn.execute("SELECT version FROM agentlog_migrations")}
-            for migration in load_migrations("sqlite"):
-                if migration.version in applied:
-                    continue
-                for statement in split_statements(migration.sql):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO agentlog_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, time.time()),
-                )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        if self._closed:
-            raise StoreUnavailableError(f"SqliteSessionService({self._path!r}) is closed")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(self._guard, fn, *args))
-
-    def _guard(self, fn: Callable[..., T], *args: Any) -> T:
-        return self._guarded(self._conn, fn, *args)
-
-    def _guarded(self, conn: sqlite3.Connection | None, fn: Callable[..., T], *args: Any) -> T:
-        if conn is None or self._closed:
-            raise StoreUnavailableError(f"SqliteSessionService({self._path!r}) is closed")
-        try:
-            return fn(conn, *args)
-        except StoreError:
-            raise
-        except sqlite3.OperationalError as exc:
-            raise StoreUnavailableError(f"SQLite store {self._path!r}: {exc}") from exc
-        except sqlite3.DatabaseError as exc:
-            raise StoreUnavailableError(f"SQLite store {self._path!r} failed: {exc}") from exc
-
-    @staticmethod
-    def _transaction(conn: sqlite3.Connection, begin: str, body: Callable[[], T]) -> T:
-        conn.execute(begin)
-        try:
-            result = body()
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-        return result
 
     # --- the contract -----------------------------------------------------------------------
 
@@ -192,7 +110,7 @@ class SqliteSessionService:
         """See ``SessionService.create_session``."""
         delta = initial_delta(state)
         sid = session_id or new_session_id()
-        return await self._run(self._create, app_name, user_id, sid, delta)
+        return await self._db.run(self._create, app_name, user_id, sid, delta)
 
     def _create(
         self, conn: sqlite3.Connection, app_name: str, user_id: str, sid: str, delta: ScopedDelta
@@ -210,7 +128,7 @@ class SqliteSessionService:
             _write_delta(conn, row[0], app_name, user_id, delta)
             return self._load(conn, app_name, user_id, sid, None, with_events=False)
 
-        return self._transaction(conn, "BEGIN IMMEDIATE", body)
+        return transaction(conn, "BEGIN IMMEDIATE", body)
 
     async def get_session(
         self,
@@ -221,7 +139,7 @@ class SqliteSessionService:
         config: GetSessionConfig | None = None,
     ) -> Session:
         """See ``SessionService.get_session``."""
-        return await self._run(self._get, app_name, user_id, session_id, config)
+        return await self._db.run(self._get, app_name, user_id, session_id, config)
 
     def _get(
         self,
@@ -232,9 +150,7 @@ class SqliteSessionService:
         config: GetSessionConfig | None,
     ) -> Session:
         # One read transaction: the session row, its state and its events from one snapshot.
-        return self._transaction(
-            conn, "BEGIN", lambda: self._load(conn, app_name, user_id, sid, config)
-        )
+        return transaction(conn, "BEGIN", lambda: self._load(conn, app_name, user_id, sid, config))
 
     def _load(
         self,
@@ -303,7 +219,7 @@ class SqliteSessionService:
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
         """See ``SessionService.list_sessions``."""
-        return await self._run(self._list, app_name, user_id)
+        return await self._db.run(self._list, app_name, user_id)
 
     def _list(self, conn: sqlite3.Connection, app_name: str, user_id: str | None) -> list[Session]:
         sql = "SELECT user_id, session_id FROM sessions WHERE app_name = ?"
@@ -316,11 +232,11 @@ class SqliteSessionService:
             rows = conn.execute(sql + " ORDER BY create_time, pk", params).fetchall()
             return [self._load(conn, app_name, u, s, None, with_events=False) for u, s in rows]
 
-        return self._transaction(conn, "BEGIN", body)
+        return transaction(conn, "BEGIN", body)
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """See ``SessionService.delete_session``."""
-        await self._run(self._delete, app_name, user_id, session_id)
+        await self._db.run(self._delete, app_name, user_id, session_id)
 
     def _delete(self, conn: sqlite3.Connection, app_name: str, user_id: str, sid: str) -> None:
         def body() -> None:
@@ -331,7 +247,7 @@ class SqliteSessionService:
             if cursor.rowcount == 0:
                 raise SessionNotFoundError(app_name, user_id, sid)
 
-        self._transaction(conn, "BEGIN IMMEDIATE", body)
+        transaction(conn, "BEGIN IMMEDIATE", body)
 
     async def append_event(self, session: Session, event: Event) -> Session:
         """See ``SessionService.append_event``."""
@@ -340,7 +256,7 @@ class SqliteSessionService:
             return session
         payload = encode_event(plan.event)
         if not self._append_inline(session, plan, payload):
-            await self._run(self._append, session, plan, payload)
+            await self._db.run(self._append, session, plan, payload)
         return session_after(session, plan)
 
     def _append_inline(self, session: Session, plan: AppendPlan, payload: str) -> bool:
@@ -348,7 +264,7 @@ class SqliteSessionService:
         if self._inline is None or not self._inline_lock.acquire(blocking=False):
             return False
         try:
-            self._guarded(self._inline, self._append, session, plan, payload)
+            self._db.guarded(self._inline, self._append, session, plan, payload)
             return True
         except StoreUnavailableError as exc:
             # Busy (another connection holds the write lock): nothing was written; the worker
@@ -400,35 +316,31 @@ class SqliteSessionService:
                 raise DuplicateEventError(session.id, plan.event.id) from exc
             _write_delta(conn, pk, session.app_name, session.user_id, plan.delta)
 
-        self._transaction(conn, "BEGIN IMMEDIATE", body)
+        transaction(conn, "BEGIN IMMEDIATE", body)
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
         sql = "SELECT key, value FROM app_state WHERE app_name = ?"
-        return await self._run(_state, app_name, sql, app_name)
+        return await self._db.run(_state, app_name, sql, app_name)
 
     async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
         """See ``SessionService.get_user_state``."""
         sql = "SELECT key, value FROM user_state WHERE app_name = ? AND user_id = ?"
-        return await self._run(_state, user_id, sql, app_name, user_id)
+        return await self._db.run(_state, user_id, sql, app_name, user_id)
 
     async def close(self) -> None:
         """See ``SessionService.close``."""
-        if self._closed:
-            return
-        self._closed = True
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close_connection)
-        self._executor.shutdown(wait=True)
+        await self._db.close(also=self._close_inline)
 
-    def _close_connection(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+    def _close_inline(self) -> None:
         with self._inline_lock:
             if self._inline is not None:
                 self._inline.close()
                 self._inline = None
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    migrate(conn, MIGRATIONS_TABLE, load_migrations("sqlite"))
 
 
 def _state(conn: sqlite3.Connection, owner: str, sql: str, *params: Any) -> dict[str, Any]:

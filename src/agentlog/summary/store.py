@@ -8,28 +8,23 @@ number of events it covered): a delivered record, or a failure with its problems
 
 from __future__ import annotations
 
-import asyncio
 import builtins
-import functools
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Final, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Final, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agentlog._stores.migrations import Migration
+from agentlog._stores.sqlite import SqliteWorker, migrate
 from agentlog.errors import StoreUnavailableError
 from agentlog.summary.result import SummaryResult
 from agentlog.summary.schema import SummaryRecord
 from agentlog.summary.validate import Problem
 
 __all__ = ["InMemorySummaryStore", "SqliteSummaryStore", "StoredSummary", "SummaryStore"]
-
-T = TypeVar("T")
 
 SummaryStatus = Literal["ok", "failed", "error"]
 
@@ -166,7 +161,7 @@ class InMemorySummaryStore:
 
 
 _MIGRATIONS: Final = (
-    (
+    Migration(
         1,
         "summaries",
         "CREATE TABLE agentlog_summaries ("
@@ -186,61 +181,15 @@ class SqliteSummaryStore:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 10.0) -> None:
-        self._path = str(path)
-        self._timeout = timeout
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agentlog-summary")
-        self._conn: sqlite3.Connection | None = None
-        self._closed = False
-        try:
-            self._executor.submit(self._open).result()
-        except BaseException:
-            self._executor.shutdown(wait=False)
-            raise
-
-    def _open(self) -> None:
-        try:
-            if self._path != ":memory:":
-                Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self._path, timeout=self._timeout, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS agentlog_summary_migrations ("
-                "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-            )
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                applied = {
-                    r[0] for r in conn.execute("SELECT version FROM agentlog_summary_migrations")
-                }
-                for version, name, sql in _MIGRATIONS:
-                    if version not in applied:
-                        conn.execute(sql)
-                        conn.execute(
-                            "INSERT INTO agentlog_summary_migrations VALUES (?, ?, ?)",
-                            (version, name, time.time()),
-                        )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            self._conn = conn
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreUnavailableError(f"cannot open summary store {self._path!r}: {exc}") from exc
-
-    async def _run(self, fn: Callable[..., T], *args: object) -> T:
-        if self._closed:
-            raise StoreUnavailableError(f"SqliteSummaryStore({self._path!r}) is closed")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(self._guard, fn, *args))
-
-    def _guard(self, fn: Callable[..., T], *args: object) -> T:
-        conn = self._conn
-        if conn is None or self._closed:
-            raise StoreUnavailableError(f"SqliteSummaryStore({self._path!r}) is closed")
-        try:
-            return fn(conn, *args)
-        except sqlite3.Error as exc:
-            raise StoreUnavailableError(f"summary store {self._path!r}: {exc}") from exc
+        self._db = SqliteWorker(
+            str(path),
+            owner="SqliteSummaryStore",
+            timeout=timeout,
+            thread_name="agentlog-summary",
+            setup=_migrate,
+            kind="summary store",
+            catch=sqlite3.Error,
+        )
 
     async def put(self, summary: StoredSummary) -> None:
         """See ``SummaryStore.put``."""
@@ -253,7 +202,7 @@ class SqliteSummaryStore:
             summary.created_at,
             summary.model_dump_json(),
         )
-        await self._run(
+        await self._db.run(
             lambda c: c.execute(
                 "INSERT OR REPLACE INTO agentlog_summaries VALUES (?, ?, ?, ?, ?, ?, ?)", row
             )
@@ -269,7 +218,9 @@ class SqliteSummaryStore:
             + (" AND status = 'ok'" if ok_only else "")
             + " ORDER BY session_version DESC, created_at DESC LIMIT 1"
         )
-        rows = await self._run(lambda c: c.execute(sql, (app_name, user_id, session_id)).fetchall())
+        rows = await self._db.run(
+            lambda c: c.execute(sql, (app_name, user_id, session_id)).fetchall()
+        )
         return StoredSummary.model_validate_json(rows[0][0]) if rows else None
 
     async def list(
@@ -284,12 +235,12 @@ class SqliteSummaryStore:
             " AND t.session_id = s.session_id) ORDER BY created_at"
         )
         args = (app_name,) if user_id is None else (app_name, user_id)
-        rows = await self._run(lambda c: c.execute(sql, args).fetchall())
+        rows = await self._db.run(lambda c: c.execute(sql, args).fetchall())
         return [StoredSummary.model_validate_json(r[0]) for r in rows]
 
     async def delete(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """See ``SummaryStore.delete``."""
-        await self._run(
+        await self._db.run(
             lambda c: c.execute(
                 "DELETE FROM agentlog_summaries"
                 " WHERE app_name = ? AND user_id = ? AND session_id = ?",
@@ -299,10 +250,8 @@ class SqliteSummaryStore:
 
     async def close(self) -> None:
         """See ``SummaryStore.close``."""
-        if self._closed:
-            return
-        conn = self._conn
-        self._closed = True
-        if conn is not None:
-            await asyncio.get_running_loop().run_in_executor(self._executor, conn.close)
-        self._executor.shutdown(wait=True)
+        await self._db.close()
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    migrate(conn, "agentlog_summary_migrations", _MIGRATIONS)

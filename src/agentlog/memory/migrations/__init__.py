@@ -8,28 +8,17 @@ a SQLite file or a PostgreSQL schema with a session store.
 
 from __future__ import annotations
 
-import re
-from importlib import resources
-from typing import Final, Literal
+from typing import Final
 
-from agentlog.sessions.migrations import Migration, split_statements
+from agentlog._stores import migrations as _migrations
+from agentlog._stores.migrations import Dialect, Migration, split_statements
 
 __all__ = ["MIGRATIONS_TABLE", "Migration", "load_migrations", "split_statements"]
 
 MIGRATIONS_TABLE: Final = "agentlog_memory_migrations"
 """Where applied migrations are recorded."""
 
-_NAME: Final = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
-
-def load_migrations(dialect: Literal["sqlite", "postgres"]) -> list[Migration]:
+def load_migrations(dialect: Dialect) -> list[Migration]:
     """The dialect's migrations, in order."""
-    found = [
-        Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8"))
-        for entry in resources.files(__package__).joinpath(dialect).iterdir()
-        if (match := _NAME.match(entry.name))
-    ]
-    found.sort(key=lambda m: m.version)
-    if [m.version for m in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"{dialect} memory migrations are not numbered 1..n: {found}")
-    return found
+    return _migrations.load_migrations(__name__, dialect, what="memory migrations")
