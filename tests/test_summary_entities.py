@@ -150,3 +150,10 @@ def test_non_ascii_text_keeps_positions_and_currencies() -> None:
         ("jo_li_1234", "id:jo_li_1234"),
     ]
     assert all(text[e.start : e.start + len(e.text)] == e.text for e in found)
+
+
+def test_an_amount_too_long_to_round_is_not_an_amount() -> None:
+    from agentlog.summary._scan import amount_key
+
+    assert amount_key("1" * 40) is None
+    assert amount_key("1,234.5") == "money:1234.50"

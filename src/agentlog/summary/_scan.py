@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
 __all__ = [
@@ -63,6 +64,7 @@ def ascii_copy(text: str) -> str:
 # --- keys ---------------------------------------------------------------------------------------
 
 _CENT: Final = Decimal("0.01")
+_DECIMAL: Final = Context()  # the default context, fixed: keys never depend on the caller's
 
 
 def id_key(text: str) -> str:
@@ -75,13 +77,15 @@ def digits_key(text: str) -> str:
     return "digits:" + "".join(c for c in text if c.isdigit())[-10:]
 
 
+@lru_cache(maxsize=8192)  # the same prices and totals recur across records and transcripts
 def amount_key(number: str) -> str | None:
     """``"1,234.5"`` -> ``"money:1234.50"``; sign dropped (a refund of -5 is "$5 back")."""
     try:
         value = Decimal(number.replace(",", "").lstrip("+-"))
+        # Rounding fails too, for numbers with more digits than the context holds.
+        return f"money:{value.quantize(_CENT, context=_DECIMAL)}"
     except InvalidOperation:
         return None
-    return f"money:{value.quantize(_CENT)}"
 
 
 # --- identifiers --------------------------------------------------------------------------------

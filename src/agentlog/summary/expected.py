@@ -50,11 +50,14 @@ def _line_heads(transcript: Transcript) -> tuple[str, list[tuple[int, int, str |
                 heads.append((offset, offset + parsed[3], parsed[0], parsed[2] == "result"))
             offset += len(line) + 1
         return transcript, heads
+    rendered: list[str] = []
     for tl in transcript:
-        body = offset + tl.head_len
-        heads.append((offset, body, tl.event_id, tl.kind == "result"))
-        offset = body + len(tl.body) + 1
-    return "\n".join(tl.render() for tl in transcript), heads
+        line = tl.render()
+        rendered.append(line)
+        end = offset + len(line)
+        heads.append((offset, end - len(tl.body), tl.event_id, tl.kind == "result"))
+        offset = end + 1
+    return "\n".join(rendered), heads
 
 
 def entity_occurrences(

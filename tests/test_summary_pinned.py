@@ -1,0 +1,170 @@
+"""Pinned output of rendering and validation on real sessions.
+
+The renderer, the entity scanners and the validator are tuned for speed; these hashes pin
+their output byte for byte so an optimisation cannot change what a summariser reads or what
+the validator asks of a record. If a change is meant to alter the output, update the hashes
+deliberately (and say so in the change).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pytest
+
+from agentlog.events import Event
+from agentlog.summary import (
+    EntityPatterns,
+    ExtractiveSummarizer,
+    SummaryItem,
+    SummaryRecord,
+    load_jsonl_sessions,
+    render_transcript,
+    transcript_entities,
+    transcript_lines,
+    validate_output,
+)
+from agentlog.summary.entities import _TOKEN, _tokens
+from agentlog.summary.expected import entity_occurrences
+from agentlog.summary.render import _ENCODER, _dumps
+
+EVAL = Path("/work/shared/eval")
+needs_eval = pytest.mark.skipif(not EVAL.is_dir(), reason="development sessions not present")
+PATTERNS = {"retail": EntityPatterns.retail(), "telecom": EntityPatterns.telecom()}
+
+
+def digest(parts: Iterable[str]) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\x00")
+    return h.hexdigest()[:16]
+
+
+def sessions(name: str) -> list[Sequence[Event]]:
+    return [s.events for s in load_jsonl_sessions(EVAL / f"tau2-{name}-gpt41.jsonl")]
+
+
+def long_session(source: Sequence[Sequence[Event]], n: int = 1_000) -> tuple[Event, ...]:
+    flat = [e for events in source for e in events]
+    return tuple(
+        flat[i % len(flat)].model_copy(update={"id": f"e{i + 1:04d}", "timestamp": float(i)})
+        for i in range(n)
+    )
+
+
+RENDERED = {
+    "retail": ("e3ad7bcdbe0c7c16", "9f3d1cbee4383fab", "e816997504805994"),
+    "telecom": ("355e5f4137a40056", "040110d0731487a2", "2ded64f212cf0ee9"),
+}
+
+
+@needs_eval
+@pytest.mark.parametrize("name", ["retail", "telecom"])
+def test_rendered_transcripts_are_pinned(name: str) -> None:
+    every = sessions(name)
+    default = digest(render_transcript(events) for events in every)
+    tight = digest(
+        render_transcript(events, max_tool_chars=120, max_text_chars=80, max_array_items=1)
+        for events in every
+    )
+    lines = digest(
+        repr(line) for events in every[:5] for line in transcript_lines(events, max_tool_chars=300)
+    )
+    assert (default, tight, lines) == RENDERED[name]
+
+
+ENTITIES = {
+    "retail": ("425b51590fd92e37", "5830e02cb906cc19"),
+    "telecom": ("b83f94fd7c3188b3", "43819c360f8a6f76"),
+}
+
+
+def _occurrences(transcript: object, patterns: EntityPatterns) -> Iterable[str]:
+    for entity, eid in entity_occurrences(transcript, patterns):  # type: ignore[arg-type]
+        yield repr((tuple(entity), eid))
+
+
+@needs_eval
+@pytest.mark.parametrize("name", ["retail", "telecom"])
+def test_entity_occurrences_are_pinned(name: str) -> None:
+    patterns = PATTERNS[name]
+    every = sessions(name)
+    from_lines = [x for events in every for x in _occurrences(transcript_lines(events), patterns)]
+    from_text = [x for events in every for x in _occurrences(render_transcript(events), patterns)]
+    assert from_lines == from_text
+    long = long_session(every)
+    expected = transcript_entities(transcript_lines(long), patterns)
+    pinned = (
+        digest(from_lines),
+        digest(repr((k, tuple(x.entity), x.event_ids)) for k, x in expected.items()),
+    )
+    assert pinned == ENTITIES[name]
+
+
+PROBLEMS = {
+    "retail": "603d17caa63ddb97",
+    "telecom": "78f93ca4d716f13c",
+}
+
+
+@needs_eval
+@pytest.mark.parametrize("name", ["retail", "telecom"])
+def test_validation_results_are_pinned(name: str) -> None:
+    patterns = PATTERNS[name]
+    long = long_session(sessions(name))
+    lines = transcript_lines(long)
+    record = ExtractiveSummarizer(patterns=patterns).summarize_now(long).record
+    assert record is not None
+    # The extractive record passes; with items dropped it loses entities, and a smaller
+    # record written by hand loses more.
+    _, problems = validate_output(
+        record.model_dump_json(), events=long, transcript=lines, patterns=patterns
+    )
+    assert problems == []
+    data = json.loads(record.model_dump_json())
+    data["facts"] = data["facts"][::3]
+    data["decisions"] = data["decisions"][1:]
+    out = []
+    for output in (
+        json.dumps(data),
+        SummaryRecord(
+            goal="refund #W4923227 on 2024-05-01",
+            facts=(SummaryItem(text="paid $60.00 with credit_card_8897086", sources=("e0001",)),),
+        ),
+    ):
+        _, problems = validate_output(output, events=long, transcript=lines, patterns=patterns)
+        _, again = validate_output(
+            output, events=long, transcript=render_transcript(long), patterns=patterns
+        )
+        assert problems == again
+        assert any(p.kind == "dropped_entity" for p in problems)
+        out.extend(str(p) for p in problems)
+    assert digest(out) == PROBLEMS[name]
+
+
+def test_fast_tokens_match_the_regex() -> None:
+    rng = random.Random(5)
+    chars = "aZ09_#-.,;:\"'[]{}() \n\t\x0b\x1c\x85\u2028\u3000\xa0—\u2019éß٣⏎\ud800"
+    for _ in range(5_000):
+        text = "".join(rng.choice(chars) for _ in range(rng.randint(0, 40)))
+        assert _tokens(text) == set(_TOKEN.findall(text)), repr(text)
+
+
+def test_fast_json_matches_the_encoder() -> None:
+    values: list[object] = [
+        {"a": [1, 2.5, None, True, "é\n\u2028"], "b": {"c": float("inf"), 1: object}},
+        "text",
+        3,
+        [],
+    ]
+    for value in values:
+        assert _dumps(value) == _ENCODER.encode(value)
+    loop: list[object] = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular reference"):
+        _dumps(loop)
