@@ -3,12 +3,17 @@ events."""
 
 from __future__ import annotations
 
+import gc
+import random
 from typing import Any
+
+import pytest
 
 from agentlog import Content, ErrorCode, Event, EventActions, EventCompaction, Part
 from agentlog.agents.history import (
     REQUEST_CONFIRMATION,
     REQUEST_CREDENTIAL,
+    HistoryCache,
     build_contents,
     current_turn,
 )
@@ -225,3 +230,126 @@ def test_current_turn_starts_at_the_latest_user_text() -> None:
     assert list(current_turn(events)) == [second, work, answer]
     assert list(current_turn([reply, ask])) == [reply, ask]
     assert list(current_turn([])) == []
+
+
+# --- HistoryCache: incremental building must equal building from scratch --------------------
+
+
+def _random_log(rng: random.Random, n: int) -> list[Event]:
+    events: list[Event] = []
+    t, open_calls, cid = 1000.0, [], 0
+    for i in range(n):
+        t += 1
+        kind = rng.random()
+        author = rng.choice(["user", "desk", "desk", "other"])
+        inv = f"inv{i // 4}"
+        if kind < 0.25:
+            ev = Event(
+                invocation_id=inv, author="user", timestamp=t, content=Content.from_text(f"u{i}")
+            )
+        elif kind < 0.45:
+            cid += 1
+            name = REQUEST_CONFIRMATION if rng.random() < 0.1 else "tool"
+            parts = []
+            for j in range(rng.choice([1, 1, 2])):
+                call_id = f"c{cid}-{j}" if rng.random() > 0.05 else f"c{rng.randint(0, cid)}-0"
+                parts.append(Part.from_function_call(name, {"a": i}, call_id))
+                open_calls.append(call_id)
+            if rng.random() < 0.3:
+                parts.insert(0, Part(text=f"thinking {i}"))
+            ev = Event(
+                invocation_id=inv,
+                author=author if author != "user" else "desk",
+                timestamp=t,
+                content=Content(role="model", parts=tuple(parts)),
+            )
+        elif kind < 0.65 and (open_calls or rng.random() < 0.3):
+            if open_calls and rng.random() < 0.9:
+                call_id = open_calls.pop(rng.randrange(len(open_calls)))
+            else:
+                call_id = f"c{rng.randint(0, cid + 3)}-0"
+            name = REQUEST_CONFIRMATION if rng.random() < 0.05 else "tool"
+            ev = Event(
+                invocation_id=inv,
+                author=rng.choice(["desk", "other", "user"]),
+                timestamp=t,
+                content=Content(
+                    role=rng.choice(["user", "user", "model"]),
+                    parts=(Part.from_function_response(name, {"r": i}, call_id),),
+                ),
+            )
+        elif kind < 0.8:
+            ev = Event(
+                invocation_id=inv,
+                author=author,
+                timestamp=t,
+                content=Content(
+                    role=rng.choice(["model", "user"]),
+                    parts=(Part(text=rng.choice(["", f"a{i}"])),),
+                ),
+            )
+        elif kind < 0.85:
+            ev = Event(
+                invocation_id=inv,
+                author="desk",
+                timestamp=t,
+                error_code=ErrorCode.INTERNAL,
+                error_message="x",
+                content=Content.from_text("err") if rng.random() < 0.5 else None,
+            )
+        elif kind < 0.88:
+            ev = Event(
+                invocation_id=inv,
+                author="desk",
+                timestamp=t,
+                partial=True,
+                content=Content.from_text("draft"),
+            )
+        elif kind < 0.93 and len(events) > 3:
+            lo = rng.randrange(len(events) - 2)
+            hi = rng.randrange(lo, len(events) - 1)
+            covered = events[lo : hi + 1]
+            comp = EventCompaction(
+                start_timestamp=covered[0].timestamp,
+                end_timestamp=covered[-1].timestamp,
+                event_ids=tuple(e.id for e in covered),
+                summary=Content.from_text(f"sum{i}", role="model"),
+            )
+            ev = Event(
+                invocation_id=inv, author="desk", timestamp=t, actions=EventActions(compaction=comp)
+            )
+        else:
+            ev = Event(
+                invocation_id=inv,
+                author=author,
+                timestamp=t,
+                actions=EventActions(state_delta={"k": i}),
+            )
+        events.append(ev)
+    return events
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_history_cache_equals_building_from_scratch(seed: int) -> None:
+    """Random growing logs (unpaired calls, other agents, errors, drafts, compactions), read
+    the way stores and turns read them: the same objects growing, equal copies, gaps."""
+    rng = random.Random(seed)
+    for trial in range(150):
+        events = _random_log(rng, rng.randint(1, 60))
+        cache = HistoryCache(max_sessions=rng.choice([1, 2, 64]))
+        k = 0
+        while k < len(events):
+            k = min(k + rng.randint(0, 4), len(events))
+            seq: Any = tuple(events[:k])
+            r = rng.random()
+            if r < 0.05 and seq:
+                seq = tuple(e.model_copy() for e in seq)  # equal, not identical
+            elif r < 0.1 and len(seq) > 2:
+                seq = tuple(e for e in seq if rng.random() < 0.8)  # not a prefix
+            elif r < 0.13:
+                seq = list(seq)
+            elif r < 0.16:
+                gc.collect()
+            agent = rng.choice(["desk", "other"]) if rng.random() < 0.2 else "desk"
+            key = rng.choice(["s1", "s1", "s1", "s2"])
+            assert cache.build(key, seq, agent) == build_contents(seq, agent), (trial, k)

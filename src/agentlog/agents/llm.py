@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from agentlog.agents.base import AgentCallback, BaseAgent, resolve
-from agentlog.agents.history import build_contents, current_turn
+from agentlog.agents.history import HistoryCache, current_turn
 from agentlog.agents.instructions import fill_instruction
 from agentlog.agents.tool_calls import (
     AfterToolCallback,
@@ -127,6 +127,7 @@ class LlmAgent(BaseAgent):
         self.after_model_callback = after_model_callback
         self.before_tool_callback = before_tool_callback
         self.after_tool_callback = after_tool_callback
+        self._history = HistoryCache()
 
     @property
     def model(self) -> BaseLlm:
@@ -162,13 +163,15 @@ class LlmAgent(BaseAgent):
                 "\n\nYou can hand the conversation to another agent with the "
                 f"`{TransferToAgentTool.NAME}` tool when it is better placed to help:\n{listing}"
             )
-        events = ctx.session.events
+        session = ctx.session
+        events = session.events
         if self.include_contents == "none":
             events = tuple(current_turn(events))
+        key = (session.app_name, session.user_id, session.id)
         return LlmRequest(
             model=self.model.model,
             system_instruction=instruction.strip(),
-            contents=(*build_contents(events, self.name), *extra),
+            contents=(*self._history.build(key, events, self.name), *extra),
             tools=tuple(t.declaration() for t in self.tools_by_name().values()),
             output_schema=(
                 self.output_schema.model_json_schema() if self.output_schema is not None else None
