@@ -1,0 +1,402 @@
+"""The HTTP API under load: 100 clients streaming a turn each, on SQLite and on PostgreSQL.
+
+Run from the repository root with the dev venv (it has httpx, uvicorn and psycopg)::
+
+    .venv/bin/python -m bench.server [--clients 100] [--no-postgres]
+
+For each backend it starts a server in a child process, the app ``agentlog serve`` builds
+(``create_app`` over a ``Runner`` on the offline refund desk, streaming drafts; no API keys, so
+one local user on 127.0.0.1), on a fresh SQLite file under ``bench/.work/`` or a fresh
+PostgreSQL schema, both removed afterwards. Then, from this process: a warm-up of
+``--warmup`` clients one at a time (reported as the unloaded case), and one round of
+``--clients`` concurrent clients (httpx, async), each creating a session and sending "my order
+A-1001 still hasn't arrived", which makes the desk look the order up and stream its answer.
+Per client:
+
+- time to first event: from sending the message to the first server-sent event read;
+- events per second: server-sent events read (stored events, drafts, the end) over the time
+  from sending the message to the ``end`` event.
+
+Everything goes to 127.0.0.1; one round per backend, and ``--timeout`` bounds each round.
+Progress goes to stderr, the table to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    import httpx
+
+DEFAULT_DSN: Final = "postgresql://postgres@127.0.0.1:5432/test"
+MESSAGE: Final = "Hi, my order A-1001 still hasn't arrived. What's going on?"
+WORKDIR: Final = Path(__file__).resolve().parent / ".work"
+HOST: Final = "127.0.0.1"
+
+_T0 = time.perf_counter()
+
+
+def log(message: str) -> None:
+    """Progress, to stderr."""
+    print(f"[{time.perf_counter() - _T0:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+# --- the server (child process) ------------------------------------------------------------------
+
+
+def serve(db: str, schema: str | None, port: int) -> None:
+    """Serve the refund desk on ``db`` at 127.0.0.1:``port`` until terminated."""
+    import uvicorn
+
+    from agentlog.runner import Runner
+    from agentlog.server import create_app
+    from agentlog.server.desk import refund_desk
+    from agentlog.sessions.base import SessionService
+
+    store: SessionService
+    if db.startswith("postgresql://"):
+        from agentlog.sessions.postgres import PostgresSessionService
+
+        store = PostgresSessionService(db, schema=schema)
+    else:
+        from agentlog.sessions.sqlite import SqliteSessionService
+
+        store = SqliteSessionService(db)
+    runner = Runner(agent=refund_desk(), session_service=store)
+    app = create_app(runner, close_store_on_shutdown=True)
+    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """A server child process, started and stopped by this process only."""
+
+    def __init__(self, db: str, schema: str | None, logfile: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://{HOST}:{self.port}"
+        self.logfile = logfile
+        command = [sys.executable, "-m", "bench.server", "--serve", db, "--port", str(self.port)]
+        if schema:
+            command += ["--schema", schema]
+        with logfile.open("wb") as out:
+            self.process = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, cwd=WORKDIR.parent.parent
+            )
+
+    async def ready(self, wait_s: float) -> None:
+        import httpx
+
+        deadline = time.monotonic() + wait_s
+        async with httpx.AsyncClient(base_url=self.url, trust_env=False) as client:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    break
+                try:
+                    if (await client.get("/healthz")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.1)
+        tail = self.logfile.read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"the server did not start on {self.url}:\n{tail}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+
+# --- the clients ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Client:
+    """What one client saw."""
+
+    first_s: float = 0.0
+    """From sending the message to the first server-sent event."""
+    total_s: float = 0.0
+    """From sending the message to the ``end`` event."""
+    events: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+    answered: bool = False
+    error: str | None = None
+
+    @property
+    def rate(self) -> float:
+        return self.events / self.total_s if self.total_s else 0.0
+
+
+async def one_client(http: httpx.AsyncClient, start: asyncio.Event) -> Client:
+    seen = Client()
+    await start.wait()
+    try:
+        created = await http.post("/sessions", json={})
+        created.raise_for_status()
+        session_id = created.json()["id"]
+        sent = time.perf_counter()
+        url = f"/sessions/{session_id}/messages"
+        async with http.stream("POST", url, json={"text": MESSAGE}) as response:
+            response.raise_for_status()
+            name, data = "message", False
+            async for line in response.aiter_lines():
+                if line.startswith("event:"):
+                    name = line[6:].strip()
+                elif line.startswith("data:"):
+                    data = True
+                    if name == "event" and '"kind":"answer"' in line.replace(" ", ""):
+                        seen.answered = True
+                elif line == "" and data:
+                    now = time.perf_counter()
+                    if seen.events == 0:
+                        seen.first_s = now - sent
+                    seen.events += 1
+                    seen.kinds[name] = seen.kinds.get(name, 0) + 1
+                    if name == "end":
+                        seen.total_s = now - sent
+                    name, data = "message", False
+        if not seen.total_s:
+            seen.error = "the stream closed without an end event"
+        elif not seen.answered:
+            seen.error = "no answer in the turn"
+    except Exception as exc:
+        seen.error = f"{type(exc).__name__}: {exc}"
+    return seen
+
+
+async def round_of(url: str, clients: int, limit_s: float) -> tuple[list[Client], float]:
+    """``clients`` clients at once; their results and the round's wall time.
+
+    Each client has its own ``httpx.AsyncClient`` (one connection): httpcore's pool scans
+    every connection of the pool for each request, which with a hundred connections in one
+    pool costs the client more CPU than the server spends.
+    """
+    import ssl
+    from contextlib import AsyncExitStack
+
+    import httpx
+
+    tls = ssl.create_default_context()  # made once; never used over http://
+    async with AsyncExitStack() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=url, timeout=limit_s, trust_env=False, verify=tls)
+            )
+            for _ in range(clients)
+        ]
+        start = asyncio.Event()
+        tasks = [asyncio.create_task(one_client(http, start)) for http in https]
+        await asyncio.sleep(0.05)
+        began = time.perf_counter()
+        start.set()
+        try:
+            results = await asyncio.wait_for(asyncio.gather(*tasks), limit_s)
+        except TimeoutError:
+            for task in tasks:
+                task.cancel()
+            raise RuntimeError(f"the round of {clients} clients took over {limit_s:g} s") from None
+        return list(results), time.perf_counter() - began
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of a process so far (Linux), else ``None``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    backend: str
+    load: str
+    clients: list[Client]
+    wall_s: float
+    server_cpu_s: float | None = None
+    client_cpu_s: float | None = None
+
+    @property
+    def ok(self) -> list[Client]:
+        return [c for c in self.clients if c.error is None]
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0-100), linear between the closest ranks."""
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * q / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+async def bench_backend(
+    backend: str, db: str, schema: str | None, args: argparse.Namespace, run_dir: Path
+) -> list[Result]:
+    server = Server(db, schema, run_dir / f"{backend}.log")
+    try:
+        await server.ready(30)
+        log(f"{backend}: serving on {server.url} (pid {server.process.pid})")
+        alone: list[Client] = []
+        began = time.perf_counter()
+        for _ in range(args.warmup):  # the warm-up, one client at a time
+            clients, _ = await round_of(server.url, 1, args.timeout)
+            alone += clients
+        failed = [c.error for c in alone if c.error]
+        if failed:
+            raise RuntimeError(f"warm-up failed: {failed[0]}")
+        results = [Result(backend, "1 at a time", alone, time.perf_counter() - began)]
+        log(f"{backend}: {args.clients} clients at once")
+        server_cpu, client_cpu = cpu_seconds(server.process.pid), time.process_time()
+        clients, wall = await round_of(server.url, args.clients, args.timeout)
+        result = Result(backend, f"{args.clients} at once", clients, wall)
+        result.client_cpu_s = time.process_time() - client_cpu
+        server_cpu_after = cpu_seconds(server.process.pid)
+        if server_cpu is not None and server_cpu_after is not None:
+            result.server_cpu_s = server_cpu_after - server_cpu
+        return [*results, result]
+    finally:
+        server.stop()
+
+
+def drop_schema(dsn: str, schema: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def report(results: list[Result]) -> None:
+    print(
+        f"{'backend':<10} | {'clients':<12} | {'ok':>7} | {'first event ms':^15} | "
+        f"{'events/s a client':^15} | {'turn ms':^15} | {'events':>7} | {'events/s':>8}"
+    )
+    print(
+        f"{'':<10} | {'':<12} | {'':>7} | {'p50':>7} {'p99':>7} | {'p50':>7} {'p99':>7} | "
+        f"{'p50':>7} {'p99':>7} | {'/client':>7} | {'all':>8}"
+    )
+    print("-" * 106)
+    for result in results:
+        ok = result.ok
+        line = f"{result.backend:<10} | {result.load:<12} | {len(ok):>3}/{len(result.clients):<3} |"
+        if ok:
+            first = [c.first_s * 1000 for c in ok]
+            rate = [c.rate for c in ok]
+            total = [c.total_s * 1000 for c in ok]
+            events = sum(c.events for c in ok)
+            line += (
+                f" {percentile(first, 50):>7.1f} {percentile(first, 99):>7.1f} |"
+                f" {percentile(rate, 50):>7.1f} {percentile(rate, 1):>7.1f} |"
+                f" {percentile(total, 50):>7.1f} {percentile(total, 99):>7.1f} |"
+                f" {events / len(ok):>7.1f} | {events / result.wall_s:>8.0f}"
+            )
+        print(line)
+    print()
+    print(
+        "Each client: create a session, send one message, read the turn's server-sent events "
+        "to the end. first event: from sending the message to the first event read. events/s "
+        "a client: events read over the time from sending to the end event; its p99 is the "
+        "slow end (99% of clients streamed at least this fast). turn: sending to the end "
+        "event. events: stored events, drafts (a client that falls behind skips drafts a "
+        "later one superseded) and the end. events/s all: every event read over the wall time "
+        "(for '1 at a time', the warm-up's, session creation included)."
+    )
+    for result in results:
+        if result.server_cpu_s is None and result.client_cpu_s is None:
+            continue
+        kinds: dict[str, int] = {}
+        for client in result.ok:
+            for kind, count in client.kinds.items():
+                kinds[kind] = kinds.get(kind, 0) + count
+        errors = sorted({c.error for c in result.clients if c.error})
+        cpu = ", ".join(
+            f"{who} CPU {seconds:.2f} s ({seconds / result.wall_s:.0%})"
+            for who, seconds in (("server", result.server_cpu_s), ("clients", result.client_cpu_s))
+            if seconds is not None
+        )
+        print(
+            f"{result.backend}, {result.load}: round {result.wall_s:.2f} s, {cpu}; SSE events "
+            f"{json.dumps(kinds, sort_keys=True)}" + (f"; errors: {errors[:3]}" if errors else "")
+        )
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    run_dir = WORKDIR / f"server-{os.getpid()}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    results: list[Result] = []
+    try:
+        log("SQLite: start")
+        results += await bench_backend("SQLite", str(run_dir / "server.db"), None, args, run_dir)
+        if not args.no_postgres:
+            schema = f"bench_server_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+            try:
+                log("PostgreSQL: start")
+                results += await bench_backend(
+                    "PostgreSQL", args.postgres_dsn, schema, args, run_dir
+                )
+            except Exception as exc:
+                log(f"PostgreSQL: skipped, {type(exc).__name__}: {exc}")
+            finally:
+                try:
+                    drop_schema(args.postgres_dsn, schema)
+                except Exception as exc:
+                    log(f"could not drop schema {schema}: {exc}")
+    finally:
+        if not args.keep:
+            shutil.rmtree(run_dir, ignore_errors=True)
+    report(results)
+    return 0 if all(len(r.ok) == len(r.clients) for r in results) else 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--clients", type=int, default=100, help="concurrent clients (100)")
+    parser.add_argument("--warmup", type=int, default=5, help="warm-up clients, one at a time (5)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds a round may take")
+    parser.add_argument(
+        "--postgres-dsn",
+        default=os.environ.get("AGENTLOG_BENCH_POSTGRES_DSN", DEFAULT_DSN),
+        help="PostgreSQL (env AGENTLOG_BENCH_POSTGRES_DSN)",
+    )
+    parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
+    parser.add_argument("--keep", action="store_true", help="keep bench/.work/server-PID")
+    parser.add_argument("--serve", metavar="DB", help=argparse.SUPPRESS)
+    parser.add_argument("--schema", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve, args.schema, args.port)
+        return
+    if not 1 <= args.clients <= 1000 or not 1 <= args.warmup <= 100:
+        parser.error("--clients must be 1..1000 and --warmup 1..100")
+    sys.exit(asyncio.run(asyncio.wait_for(main_async(args), 4 * args.timeout + 120)))
+
+
+if __name__ == "__main__":
+    main()
