@@ -52,6 +52,9 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="needs the playwright Python package (pip install playwright)"
 )
 Browser, Page, expect = sync_api.Browser, sync_api.Page, sync_api.expect
+# Assertions wait up to 15 s, not Playwright's 5: on a loaded 2-core CI machine a turn and its
+# rendering can take longer, and a passing page never waits that long.
+expect.set_options(timeout=15_000)
 
 CHROMIUM_ARGS = [
     "--headless",
