@@ -255,6 +255,40 @@ async def test_output_key_without_schema_stores_the_text(mh: Any) -> None:
     assert (await mh.load(sid)).state["last_answer"] == "Refund approved."
 
 
+# --- provider metadata ---------------------------------------------------------------------
+
+
+async def test_provider_metadata_is_stored_and_sent_back_in_history(h: Any) -> None:
+    # A Gemini thought signature rides on the model's parts; it must reach the log and come
+    # back on the same parts in every later request, within the turn and in the next one.
+    signed = {"gemini_thought_signature": "c2lnbmF0dXJl+/8="}
+    call_step = ScriptedLlm.call("lookup_order", {"order_id": "7"}, call_id="c1", text="Looking.")
+    assert call_step.content is not None
+    text_part, call_part = call_step.content.parts
+    call_step = LlmResponse(
+        content=Content(
+            role="model",
+            parts=(
+                text_part.model_copy(update={"provider_metadata": {"k": "text-sig"}}),
+                call_part.model_copy(update={"provider_metadata": signed}),
+            ),
+        )
+    )
+    llm = ScriptedLlm([call_step, ScriptedLlm.text("Found it."), ScriptedLlm.text("Again.")])
+    with llm:
+        runner = h.runner(LlmAgent(name="desk", model=llm, tools=[_lookup(9.0)]))
+        sid = await h.session()
+        await h.run(runner, sid, "Find order 7.")
+        await h.run(runner, sid, "And again?")
+
+    stored = next(e for e in await h.events(sid) if e.function_calls())
+    assert stored.content is not None
+    assert [p.provider_metadata for p in stored.content.parts] == [{"k": "text-sig"}, signed]
+    for request in llm.requests[1:]:
+        [model_turn] = [c for c in request.contents if any(p.function_call for p in c.parts)]
+        assert [p.provider_metadata for p in model_turn.parts] == [{"k": "text-sig"}, signed]
+
+
 # --- include_contents ----------------------------------------------------------------------
 
 

@@ -35,6 +35,45 @@ def test_older_formats_are_upgraded_in_turn(monkeypatch: pytest.MonkeyPatch) -> 
     assert event == Event(id="e1", invocation_id="i", author="user", timestamp=1.0)
 
 
+def test_version_1_payload_without_provider_metadata_loads() -> None:
+    # Written before Part.provider_metadata existed: the field is additive, format stays 1.
+    assert codec.EVENT_FORMAT_VERSION == 1
+    old = json.dumps(
+        {
+            "id": "e1",
+            "invocation_id": "i",
+            "author": "agent",
+            "timestamp": 1.0,
+            "content": {
+                "role": "model",
+                "parts": [
+                    {"text": "Checking."},
+                    {"function_call": {"id": "c1", "name": "lookup", "args": {"n": 1}}},
+                ],
+            },
+        }
+    )
+    event = codec.decode_event(old, 1, session_id="s", event_id="e1")
+    assert event.content is not None
+    assert [p.provider_metadata for p in event.content.parts] == [None, None]
+    assert event.function_calls()[0].args == {"n": 1}
+    # A part without metadata is stored as before: no new key in the payload.
+    assert "provider_metadata" not in codec.encode_event(event)
+
+
+def test_provider_metadata_round_trips() -> None:
+    event = rich_event()
+    assert event.content is not None
+    signed = [p for p in event.content.parts if p.provider_metadata is not None]
+    assert signed, "rich_event should carry provider metadata"
+    payload = codec.encode_event(event)
+    decoded = codec.decode_event(payload, codec.EVENT_FORMAT_VERSION, session_id="s")
+    assert decoded.content is not None
+    assert [p.provider_metadata for p in decoded.content.parts] == [
+        p.provider_metadata for p in event.content.parts
+    ]
+
+
 def test_newer_format_is_refused_by_name() -> None:
     payload = codec.encode_event(rich_event())
     with pytest.raises(CorruptRecordError, match="format version 99") as caught:

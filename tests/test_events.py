@@ -159,6 +159,18 @@ def test_part_holds_exactly_one_payload() -> None:
         Part()
 
 
+def test_provider_metadata_is_not_a_payload() -> None:
+    signed = Part(text="a", provider_metadata={"gemini_thought_signature": "c2ln"})
+    assert signed.text == "a"
+    with pytest.raises(ValidationError, match="exactly one"):
+        Part(provider_metadata={"gemini_thought_signature": "c2ln"})
+    with pytest.raises(ValidationError, match="exactly one"):
+        Part(text="a", function_call=CALL.function_call, provider_metadata={"k": "v"})
+    with pytest.raises(ImmutableError):
+        signed.provider_metadata["k"] = "v"  # type: ignore[index]
+    assert Part.model_validate_json(signed.model_dump_json()) == signed
+
+
 def test_removed_and_json_null() -> None:
     actions = EventActions(state_delta={"a": REMOVED, "b": None, "c": 0})
     assert actions.state_delta["a"] is REMOVED

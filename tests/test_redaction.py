@@ -209,7 +209,12 @@ def test_only_identifiers_and_keys_are_left_alone() -> None:
             role="model",
             parts=(
                 Part(text=s),
-                Part(function_call=FunctionCall(id=s, name=s, args={s: s})),
+                Part(
+                    function_call=FunctionCall(id=s, name=s, args={s: s}),
+                    # Opaque provider data (a Gemini thought signature): rewriting it would
+                    # break the next request, so it is left alone like an identifier.
+                    provider_metadata={s: s},
+                ),
                 Part(function_response=FunctionResponse(id=s, name=s, response={s: [s]})),
                 Part(code_execution_result=CodeExecutionResult(outcome="ok", output=s)),
                 Part(artifact_ref=ArtifactRef(name=s, version=0, mime_type=s)),
@@ -240,6 +245,7 @@ def test_only_identifiers_and_keys_are_left_alone() -> None:
         ".long_running_tool_ids",
         ".content.parts.function_call.id",
         ".content.parts.function_call.name",
+        ".content.parts.provider_metadata.*",
         ".content.parts.function_response.id",
         ".content.parts.function_response.name",
         ".content.parts.artifact_ref.name",

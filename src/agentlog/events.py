@@ -177,7 +177,11 @@ class ArtifactRef(_Frozen):
 
 
 class Part(_Frozen):
-    """One piece of content: exactly one of its fields is set."""
+    """One piece of content: exactly one payload field is set.
+
+    ``provider_metadata`` is not a payload: it rides along with whichever payload the part
+    holds.
+    """
 
     text: str | None = Field(default=None, description="Plain text.")
     function_call: FunctionCall | None = Field(default=None, description="A tool call.")
@@ -186,9 +190,17 @@ class Part(_Frozen):
         default=None, description="Output of executed code."
     )
     artifact_ref: ArtifactRef | None = Field(default=None, description="An artifact pointer.")
+    provider_metadata: FrozenJsonDict | None = Field(
+        default=None,
+        description=(
+            "Opaque data a provider needs back with this part, e.g. Gemini's thought "
+            "signature; stored with the event."
+        ),
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Self:
+        # provider_metadata is deliberately not counted: it is not a payload.
         count = sum(
             v is not None
             for v in (

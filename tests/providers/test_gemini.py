@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import importlib
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -374,6 +375,114 @@ async def test_conversation_with_function_response(server: GeminiServer, llm: Ge
     assert contents[2]["parts"] == [
         {"functionResponse": {"id": "call-1", "name": "get_weather", "response": {"sky": "sunny"}}}
     ]
+
+
+# --- thought signatures ------------------------------------------------------------------------
+
+# Opaque bytes, as base64 on the wire; "+" and "/" make sure the alphabet survives.
+SIGNATURE = base64.b64encode(b"\xfb\xff\xbe-sig-\x00\x01").decode()
+TEXT_SIGNATURE = base64.b64encode(b"text-sig\xfe").decode()
+SIGNED = {"gemini_thought_signature": SIGNATURE}
+
+
+def signed_call_part(name: str, args: dict[str, Any], signature: str) -> dict[str, Any]:
+    return {**call_part(name, args, call_id="fc-1"), "thoughtSignature": signature}
+
+
+def signature_bytes(part: dict[str, Any]) -> bytes:
+    """The ``thoughtSignature`` of a request part; the SDK may send either base64 alphabet."""
+    value = field(part, "thoughtSignature", "thought_signature")
+    return base64.urlsafe_b64decode(value.replace("+", "-").replace("/", "_"))
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_thought_signatures_are_kept_and_sent_back(
+    server: GeminiServer, llm: GeminiLlm, stream: bool
+) -> None:
+    parts = [
+        {"text": "Checking.", "thoughtSignature": TEXT_SIGNATURE},
+        signed_call_part("get_weather", {"city": "Paris"}, SIGNATURE),
+        call_part("get_weather", {"city": "Tokyo"}, call_id="fc-2"),  # only the first is signed
+    ]
+    if stream:
+        server.reply_stream(
+            response_body(candidate(parts[:1], None)),
+            response_body(candidate(parts[1:], "STOP")),
+        )
+    else:
+        server.reply(response_body(candidate(parts)))
+    responses = await collect(llm, ask("Weather?", tools=(WEATHER,)), stream=stream)
+
+    final = responses[-1]
+    assert final.content is not None
+    text, first, second = final.content.parts
+    assert text.text == "Checking."
+    assert text.provider_metadata == {"gemini_thought_signature": TEXT_SIGNATURE}
+    assert first.function_call is not None
+    assert first.function_call.id == "fc-1"
+    assert first.provider_metadata == SIGNED
+    assert second.provider_metadata is None
+    assert all(r.content is None or r.partial for r in responses[:-1])
+
+    # The model's content goes back unchanged in the next request, signatures with it.
+    server.reply(response_body(candidate([{"text": "Sunny and rainy."}])))
+    history = (
+        Content.from_text("Weather?"),
+        final.content,
+        Content(
+            role="user",
+            parts=(
+                Part.from_function_response("get_weather", {"sky": "sunny"}, "fc-1"),
+                Part.from_function_response("get_weather", {"sky": "rain"}, "fc-2"),
+            ),
+        ),
+    )
+    await collect(llm, LlmRequest(contents=history, tools=(WEATHER,)))
+    sent = server.requests[1].body["contents"][1]["parts"]
+    assert sent[0]["text"] == "Checking."
+    assert signature_bytes(sent[0]) == base64.b64decode(TEXT_SIGNATURE)
+    assert field(sent[1], "functionCall", "function_call")["name"] == "get_weather"
+    assert signature_bytes(sent[1]) == base64.b64decode(SIGNATURE)
+    assert set(sent[2]) <= {"functionCall", "function_call"}
+
+
+async def test_signature_on_an_empty_closing_text_chunk_is_kept(
+    server: GeminiServer, llm: GeminiLlm
+) -> None:
+    server.reply_stream(
+        response_body(candidate([{"text": "Hello"}], None)),
+        response_body(candidate([{"text": "", "thoughtSignature": TEXT_SIGNATURE}], "STOP")),
+    )
+    responses = await collect(llm, ask(), stream=True)
+    assert responses[-1].content is not None
+    [part] = responses[-1].content.parts
+    assert (part.text, part.provider_metadata) == (
+        "Hello",
+        {"gemini_thought_signature": TEXT_SIGNATURE},
+    )
+
+
+async def test_unsigned_parts_and_foreign_metadata_send_no_signature(
+    server: GeminiServer, llm: GeminiLlm
+) -> None:
+    server.reply(response_body(candidate([{"text": "ok"}])))
+    history = (
+        Content.from_text("Hi"),
+        Content(
+            role="model",
+            parts=(
+                Part(text="plain"),
+                Part(text="other provider", provider_metadata={"openai_something": "x"}),
+                Part(text="not base64", provider_metadata={"gemini_thought_signature": "%%%"}),
+            ),
+        ),
+        Content.from_text("Again"),
+    )
+    [response] = await collect(llm, LlmRequest(contents=history))
+    assert response.content is not None
+    assert response.content.parts[0].provider_metadata is None
+    sent = server.requests[0].body["contents"][1]["parts"]
+    assert sent == [{"text": "plain"}, {"text": "other provider"}, {"text": "not base64"}]
 
 
 async def test_parts_gemini_has_no_place_for_travel_as_text(

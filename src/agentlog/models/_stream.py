@@ -36,14 +36,21 @@ class ToolCallDraft:
     name: str
     arguments_json: str = ""
     arguments: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = None
+    """Becomes the final part's ``provider_metadata`` (opaque data the provider needs back)."""
 
 
 @dataclass
 class StreamAccumulator:
-    """Collects text and tool calls as they stream; makes the partial and final responses."""
+    """Collects text and tool calls as they stream; makes the partial and final responses.
+
+    ``text_metadata`` becomes the ``provider_metadata`` of the final text part (the streamed
+    text is joined into one part, so it carries the metadata seen last).
+    """
 
     model: str
     text: list[str] = field(default_factory=list)
+    text_metadata: dict[str, Any] | None = None
     calls: list[ToolCallDraft] = field(default_factory=list)
     usage: Usage | None = None
     error_code: ErrorCode | None = None
@@ -65,7 +72,7 @@ class StreamAccumulator:
         parts: list[Part] = []
         text = "".join(self.text)
         if text:
-            parts.append(Part(text=text))
+            parts.append(Part(text=text, provider_metadata=self.text_metadata))
         error_code, error_message = self.error_code, self.error_message
         for draft in self.calls:
             try:
@@ -85,7 +92,8 @@ class StreamAccumulator:
                 )
                 error_message = f"{error_message}; {detail}" if error_message else detail
                 continue
-            parts.append(Part(function_call=FunctionCall(id=draft.id, name=draft.name, args=args)))
+            call = FunctionCall(id=draft.id, name=draft.name, args=args)
+            parts.append(Part(function_call=call, provider_metadata=draft.metadata))
         return LlmResponse(
             content=Content(role="model", parts=tuple(parts)) if parts else None,
             partial=False,

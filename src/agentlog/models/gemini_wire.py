@@ -5,6 +5,8 @@ Pure functions, no I/O; :mod:`agentlog.models.gemini` drives the SDK with them.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -23,12 +25,21 @@ from agentlog.models._stream import StreamAccumulator, ToolCallDraft, new_call_i
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError
 
 __all__ = [
+    "THOUGHT_SIGNATURE_KEY",
     "absorb",
     "build_config",
     "build_contents",
     "finish_error",
     "translate_error",
 ]
+
+THOUGHT_SIGNATURE_KEY = "gemini_thought_signature"
+"""The ``Part.provider_metadata`` key holding a part's ``thoughtSignature`` (base64 text).
+
+Gemini 2.5 and 3 sign function-call parts (and sometimes text parts) and Gemini 3 rejects a
+request whose history lacks a signature it handed out (``MISSING_THOUGHT_SIGNATURE``), so the
+signature is kept on the stored part and sent back with it.
+"""
 
 # --- request ------------------------------------------------------------------------------------
 
@@ -45,12 +56,14 @@ def build_contents(contents: Sequence[Content]) -> list[gt.ContentUnion]:
 
 
 def _part(part: Part) -> gt.Part:
+    signature = _signature_from(part.provider_metadata)
     if part.text is not None:
-        return gt.Part(text=part.text)
+        return gt.Part(text=part.text, thought_signature=signature)
     if part.function_call is not None:
         call = part.function_call
         return gt.Part(
-            function_call=gt.FunctionCall(id=call.id, name=call.name, args=thaw(call.args))
+            function_call=gt.FunctionCall(id=call.id, name=call.name, args=thaw(call.args)),
+            thought_signature=signature,
         )
     if part.function_response is not None:
         resp = part.function_response
@@ -68,6 +81,25 @@ def _part(part: Part) -> gt.Part:
     if ref is None:  # pragma: no cover - Part guarantees exactly one payload
         raise ValueError("empty part")
     return gt.Part(text=f"[artifact {ref.name!r}, version {ref.version}]")
+
+
+def _signature_from(metadata: Mapping[str, Any] | None) -> bytes | None:
+    """The thought signature kept in a part's metadata; None if absent or not base64."""
+    value = metadata.get(THOUGHT_SIGNATURE_KEY) if metadata is not None else None
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        # The API's JSON uses standard base64; the SDK writes the URL-safe alphabet: take both.
+        return base64.b64decode(value.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _signature_metadata(signature: bytes | None) -> dict[str, Any] | None:
+    """A response part's thought signature as ``provider_metadata``."""
+    if not signature:
+        return None
+    return {THOUGHT_SIGNATURE_KEY: base64.b64encode(signature).decode("ascii")}
 
 
 def build_config(request: LlmRequest) -> gt.GenerateContentConfig:
@@ -154,6 +186,11 @@ def absorb(acc: StreamAccumulator, response: gt.GenerateContentResponse) -> list
         if part.thought:
             continue  # a thinking summary, not part of the answer
         if part.text is not None:
+            # Text is joined into one part, which keeps the last signature seen; Gemini may
+            # sign an empty closing text chunk, so this comes before add_text drops it.
+            metadata = _signature_metadata(part.thought_signature)
+            if metadata is not None:
+                acc.text_metadata = metadata
             partial = acc.add_text(part.text)
             if partial is not None:
                 partials.append(partial)
@@ -165,7 +202,10 @@ def absorb(acc: StreamAccumulator, response: gt.GenerateContentResponse) -> list
                 continue
             acc.calls.append(
                 ToolCallDraft(
-                    id=call.id or new_call_id(), name=call.name, arguments=dict(call.args or {})
+                    id=call.id or new_call_id(),
+                    name=call.name,
+                    arguments=dict(call.args or {}),
+                    metadata=_signature_metadata(part.thought_signature),
                 )
             )
     code = finish_error(cand.finish_reason)

@@ -42,6 +42,7 @@ from agentlog.events import (
     Event,
     EventActions,
     EventCompaction,
+    FunctionCall,
     Part,
     ToolConfirmation,
     Usage,
@@ -88,8 +89,11 @@ def rich_event(call_id: str = "call-1") -> Event:
             role="model",
             parts=(
                 Part(text="Checking order A-1001 (£12.50, naïve café ✓)."),
-                Part.from_function_call(
-                    "lookup_order", {"order": "A-1001", "n": [1, 2.5]}, call_id
+                Part(
+                    function_call=FunctionCall(
+                        id=call_id, name="lookup_order", args={"order": "A-1001", "n": [1, 2.5]}
+                    ),
+                    provider_metadata={"gemini_thought_signature": "c2lnbmF0dXJl+/8="},
                 ),
                 Part(code_execution_result=CodeExecutionResult(outcome="ok", output="42")),
                 Part(artifact_ref=ArtifactRef(name="receipt.pdf", version=2, size=10)),
