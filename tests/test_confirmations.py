@@ -14,6 +14,7 @@ from agentlog import Content, CredentialRequest, Event, Part, SqliteSessionServi
 from agentlog.agents import BaseAgent, InvocationContext, LlmAgent, SequentialAgent
 from agentlog.context import ToolContext
 from agentlog.errors import (
+    InvalidMessageError,
     RequestAbandonedError,
     RequestAlreadyAnsweredError,
     UnknownRequestError,
@@ -550,3 +551,18 @@ async def test_two_runners_on_one_store_serialise_runs_on_a_session(h: Any) -> N
     invocations = [e.invocation_id for e in await h.events(sid)]
     changes = sum(1 for x, y in itertools.pairwise(invocations) if x != y)
     assert changes == 1  # two whole turns, one after the other
+
+
+async def test_an_answer_for_an_agent_this_runner_lacks_stores_nothing(h: Any) -> None:
+    calls: list[str] = []
+    llm = ScriptedLlm([ScriptedLlm.call("refund_order", {"order_id": "1182", "amount": 12.5})])
+    with llm:
+        first = h.runner(LlmAgent(name="desk", model=llm, tools=[refund_tool(calls)]))
+        sid = await h.session()
+        request_id = _request_id(await h.run(first, sid, "refund 1182"))
+    version = (await h.load(sid)).version
+    other = h.runner(LlmAgent(name="elsewhere", model=ScriptedLlm([])))
+    with pytest.raises(InvalidMessageError, match="desk"):
+        await _answer(h, other, sid, confirmation_answer(request_id, True))
+    assert (await h.load(sid)).version == version
+    assert calls == []

@@ -131,7 +131,7 @@ class Runner:
         Raises before anything is stored when the message is invalid
         (``InvalidMessageError``), the session is unknown (``SessionNotFoundError``), or an
         answer names no pending request (``UnknownRequestError``,
-        ``RequestAlreadyAnsweredError``).
+        ``RequestAlreadyAnsweredError``, ``RequestAbandonedError``).
         """
         _check_message(new_message)
         key = (id(self.session_service), self.app_name, user_id, session_id)
@@ -154,6 +154,9 @@ class Runner:
                 user_content=new_message,
                 resume=resume[1] if resume else None,
             )
+            # Chosen before the message is stored: an answer for an agent this runner does not
+            # have is refused with nothing written.
+            agent = self._agent_for(ctx)
             with log_context(invocation_id, author="user"):
                 stored_message = _withhold_credentials(new_message)
                 user_event = Event(
@@ -163,7 +166,6 @@ class Runner:
                     actions=EventActions(state_delta=dict(state_delta or {})),
                 )
                 yield await self._emit(ctx, user_event)
-                agent = self._agent_for(ctx)
                 async for event in self._run_agent(ctx, agent):
                     yield event
                 if self._compaction is not None:
