@@ -348,7 +348,8 @@ def test_history_cache_equals_building_from_scratch(seed: int) -> None:
                 seq = tuple(e for e in seq if rng.random() < 0.8)  # not a prefix
             elif r < 0.13:
                 seq = list(seq)
-            elif r < 0.16:
+            elif r < 0.14 and trial % 10 == 0:
+                # Rarely: a full collection costs tens of milliseconds in a large test process.
                 gc.collect()
             agent = rng.choice(["desk", "other"]) if rng.random() < 0.2 else "desk"
             key = rng.choice(["s1", "s1", "s1", "s2"])
