@@ -29,7 +29,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, freeze
+from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, freeze, thaw
 from agentlog.ids import new_event_id
 
 __all__ = [
@@ -99,10 +99,6 @@ def _delta_value(value: Any) -> Any:
     return REMOVED if value is None or value is REMOVED else value
 
 
-def _dump_delta_value(value: Any) -> Any:
-    return None if value is REMOVED else value
-
-
 def _freeze_delta(value: dict[str, Any]) -> FrozenDict[str, Any]:
     for key in value:
         if not key or key in ("app:", "user:", "temp:"):
@@ -111,8 +107,6 @@ def _freeze_delta(value: dict[str, Any]) -> FrozenDict[str, Any]:
 
 
 def _dump_delta(value: Mapping[str, Any]) -> dict[str, Any]:
-    from agentlog._frozen import thaw
-
     return {k: None if v is REMOVED else thaw(v) for k, v in value.items()}
 
 
