@@ -112,3 +112,65 @@ def test_decode_events_pauses_the_collector_and_restores_it() -> None:
         assert not gc.isenabled()  # a caller's choice is left alone
     finally:
         gc.enable()
+
+
+_ACTION_VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"state_delta": {"k": 1, "gone": None}},
+    {"artifact_delta": {"report.pdf": 2}},
+    {"escalate": True},
+    {"skip_summarization": True},
+    {"transfer_to_agent": "billing"},
+    {"requested_tool_confirmations": {"call-1": {"hint": "refund $12.50?"}}},
+    {"requested_auth_configs": {"call-2": {"auth_type": "api_key"}}},
+    {"state_delta": {"k": [1, {"x": 2}]}, "escalate": True, "artifact_delta": {"a": 0}},
+]
+
+
+@pytest.mark.parametrize("actions", _ACTION_VARIANTS)
+@pytest.mark.parametrize("long_running", [(), ("call-1",)])
+def test_payload_leaves_out_defaults_and_round_trips(
+    actions: dict[str, Any], long_running: tuple[str, ...]
+) -> None:
+    event = Event.model_validate(
+        {
+            "invocation_id": "i",
+            "author": "agent",
+            "content": {"role": "model", "parts": [{"text": "hi"}]},
+            "long_running_tool_ids": list(long_running),
+            "actions": actions,
+        }
+    )
+    for _ in range(2):  # the second time through the cached exclusion
+        payload = codec.encode_event(event)
+        assert codec.decode_event(payload, codec.EVENT_FORMAT_VERSION, session_id="s") == event
+    stored = json.loads(payload)
+    # Only what differs from a default is written.
+    assert stored.get("actions", {}) == {
+        k: v
+        for k, v in json.loads(event.actions.model_dump_json(exclude_none=True)).items()
+        if k in actions
+    }
+    assert ("long_running_tool_ids" in stored) == bool(long_running)
+    assert "partial" not in stored
+    assert "error_code" not in stored
+
+
+def test_stored_session_is_the_session_model_construct_makes() -> None:
+    from agentlog._frozen import FrozenDict
+    from agentlog.sessions.base import Session, stored_session
+
+    values: dict[str, Any] = {
+        "id": "s",
+        "app_name": "a",
+        "user_id": "u",
+        "state": FrozenDict({"k": 1}),
+        "events": (rich_event(),),
+        "version": 1,
+        "last_update_time": 2.0,
+    }
+    fast, slow = stored_session(**values), Session.model_construct(**values)
+    assert fast == slow
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump() == slow.model_dump()
+    assert Session.model_validate_json(fast.model_dump_json()) == fast

@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, cast
 
-from pydantic import AfterValidator, JsonValue, PlainSerializer
+from pydantic import AfterValidator, JsonValue
 
 from agentlog.errors import ImmutableError
 
@@ -94,16 +94,17 @@ def _freeze_dict(value: dict[str, Any]) -> FrozenDict[str, Any]:
     return cast("FrozenDict[str, Any]", freeze(value))
 
 
-_plain = PlainSerializer(thaw, when_used="always")
-
+# No serializer is attached: pydantic already writes a ``FrozenDict`` or ``FrozenList`` as a plain
+# ``dict`` or ``list`` (a fresh, mutable copy in Python mode), in native code, which a
+# Python-level ``thaw`` serializer made several times slower.
 if TYPE_CHECKING:
     # Code reading events sees ``Any`` values rather than the JsonValue union it would have
     # to narrow at every access; validation still checks them as JSON.
     FrozenJson = Any
     FrozenJsonDict = dict[str, Any]
 else:
-    FrozenJson = Annotated[JsonValue, AfterValidator(freeze), _plain]
+    FrozenJson = Annotated[JsonValue, AfterValidator(freeze)]
     """Any JSON value, deep-frozen."""
 
-    FrozenJsonDict = Annotated[dict[str, JsonValue], AfterValidator(_freeze_dict), _plain]
+    FrozenJsonDict = Annotated[dict[str, JsonValue], AfterValidator(_freeze_dict)]
     """A JSON object, deep-frozen."""

@@ -7,7 +7,6 @@ to the world is a new event whose ``actions`` say what it does.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from enum import StrEnum
@@ -16,20 +15,18 @@ from typing import Annotated, Any, Final, Literal, Self
 from pydantic import (
     AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     JsonValue,
-    PlainSerializer,
     field_validator,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, freeze, thaw
+from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, freeze
 from agentlog.ids import new_event_id
 
 __all__ = [
@@ -82,7 +79,10 @@ class Removed:
     def __get_pydantic_core_schema__(
         cls, source: type[Any], handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
-        return core_schema.is_instance_schema(cls)
+        # Written as JSON null (and ``None`` in Python mode), which reads back as REMOVED.
+        return core_schema.is_instance_schema(
+            cls, serialization=core_schema.plain_serializer_function_ser_schema(_as_none)
+        )
 
     @classmethod
     def __get_pydantic_json_schema__(
@@ -91,34 +91,36 @@ class Removed:
         return {"type": "null", "description": "deletes the key"}
 
 
+def _as_none(_: Removed) -> None:
+    return None
+
+
 REMOVED: Final = Removed()
 """A ``state_delta`` value that deletes its key. JSON ``null`` in a delta reads as ``REMOVED``."""
 
 
-def _delta_value(value: Any) -> Any:
-    return REMOVED if value is None or value is REMOVED else value
+_BARE_PREFIXES: Final = frozenset(("app:", "user:", "temp:"))
 
 
 def _freeze_delta(value: dict[str, Any]) -> FrozenDict[str, Any]:
-    for key in value:
-        if not key or key in ("app:", "user:", "temp:"):
+    # One pass, and nested values frozen only where there are any: this runs for every event
+    # read from a store, so it is on the load path.
+    plain = True
+    for key, item in value.items():
+        if not key or key in _BARE_PREFIXES:
             raise ValueError(f"state key {key!r} is empty")
-    return FrozenDict({k: v if v is REMOVED else freeze(v) for k, v in value.items()})
+        if item is None or isinstance(item, dict | list):
+            plain = False
+    if plain:
+        return FrozenDict(value)
+    return FrozenDict(
+        {k: REMOVED if v is None else v if v is REMOVED else freeze(v) for k, v in value.items()}
+    )
 
-
-def _dump_delta(value: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: None if v is REMOVED else thaw(v) for k, v in value.items()}
-
-
-_DeltaValue = Annotated[
-    JsonValue | Removed,
-    BeforeValidator(_delta_value),
-]
 
 StateDelta = Annotated[
-    dict[str, _DeltaValue],
+    dict[str, JsonValue | Removed],
     AfterValidator(_freeze_delta),
-    PlainSerializer(_dump_delta, when_used="always"),
 ]
 """Key to new value; ``REMOVED`` (or JSON ``null``) deletes the key."""
 
@@ -195,15 +197,12 @@ class Part(_Frozen):
     @model_validator(mode="after")
     def _exactly_one(self) -> Self:
         # provider_metadata is deliberately not counted: it is not a payload.
-        count = sum(
-            v is not None
-            for v in (
-                self.text,
-                self.function_call,
-                self.function_response,
-                self.code_execution_result,
-                self.artifact_ref,
-            )
+        count = (
+            (self.text is not None)
+            + (self.function_call is not None)
+            + (self.function_response is not None)
+            + (self.code_execution_result is not None)
+            + (self.artifact_ref is not None)
         )
         if count != 1:
             raise ValueError(f"a part holds exactly one kind of payload, this one holds {count}")
@@ -357,20 +356,17 @@ class Usage(_Frozen):
         return self.input_tokens + self.output_tokens
 
 
-def _finite_timestamp(value: float) -> float:
-    if not math.isfinite(value) or value < 0:
-        raise ValueError("timestamp must be a finite number of seconds since the epoch")
-    return value
-
-
 class Event(_Frozen):
     """One immutable record of a turn: what was said (``content``) and done (``actions``)."""
 
     id: str = Field(default_factory=new_event_id, min_length=1, description="Unique; sorts.")
     invocation_id: str = Field(min_length=1, description="The turn that produced it.")
     author: str = Field(min_length=1, description="'user' or the producing agent's name.")
-    timestamp: Annotated[float, AfterValidator(_finite_timestamp)] = Field(
-        default_factory=time.time, description="Seconds since the epoch."
+    timestamp: float = Field(
+        default_factory=time.time,
+        ge=0,
+        allow_inf_nan=False,
+        description="Seconds since the epoch.",
     )
     content: Content | None = Field(default=None, description="What was said, if anything.")
     partial: bool | None = Field(default=None, description="A streamed draft; never stored.")

@@ -16,7 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from agentlog._frozen import FrozenDict
 from agentlog.errors import InvalidEventError
 from agentlog.events import Event, StateDelta
-from agentlog.sessions.base import Session
+from agentlog.sessions.base import Session, stored_session
 from agentlog.state import ScopedDelta, apply_delta, split_delta, strip_temp
 
 __all__ = ["AppendPlan", "initial_delta", "plan_append", "session_after"]
@@ -70,11 +70,12 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
 
 def session_after(session: Session, plan: AppendPlan) -> Session:
     """The session the caller holds once ``plan`` is stored."""
-    return Session.model_construct(
+    delta = plan.event.actions.state_delta
+    return stored_session(
         id=session.id,
         app_name=session.app_name,
         user_id=session.user_id,
-        state=FrozenDict(apply_delta(session.state, plan.event.actions.state_delta)),
+        state=FrozenDict(apply_delta(session.state, delta)) if delta else session.state,
         events=(*session.events, plan.event),
         version=plan.new_version,
         last_update_time=plan.event.timestamp,

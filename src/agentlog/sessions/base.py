@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentlog._frozen import FrozenDict, FrozenJsonDict
 from agentlog.events import Event
 
-__all__ = ["GetSessionConfig", "Session", "SessionService"]
+__all__ = ["GetSessionConfig", "Session", "SessionService", "stored_session"]
 
 
 class Session(BaseModel):
@@ -36,6 +36,48 @@ class Session(BaseModel):
     events: tuple[Event, ...] = Field(default=(), description="Stored events loaded, in order.")
     version: int = Field(default=0, ge=0, description="Number of events stored in the session.")
     last_update_time: float = Field(description="Timestamp of the last stored event or creation.")
+
+
+_SESSION_FIELDS: frozenset[str] = frozenset(Session.model_fields)
+_set_attribute = object.__setattr__
+
+
+def stored_session(
+    *,
+    id: str,
+    app_name: str,
+    user_id: str,
+    state: FrozenJsonDict,
+    events: tuple[Event, ...],
+    version: int,
+    last_update_time: float,
+) -> Session:
+    """A ``Session`` from values a store has already checked, without validating them again.
+
+    ``state`` must already be a ``FrozenDict`` of frozen values.
+
+    What ``Session.model_construct`` does when every field is given, minus its per-field alias
+    and default lookups: stores build one on every append and load, where that generic path
+    cost more than the rest of the bookkeeping together.
+    """
+    session = Session.__new__(Session)
+    _set_attribute(
+        session,
+        "__dict__",
+        {
+            "id": id,
+            "app_name": app_name,
+            "user_id": user_id,
+            "state": state,
+            "events": events,
+            "version": version,
+            "last_update_time": last_update_time,
+        },
+    )
+    _set_attribute(session, "__pydantic_fields_set__", set(_SESSION_FIELDS))
+    _set_attribute(session, "__pydantic_extra__", None)
+    _set_attribute(session, "__pydantic_private__", None)
+    return session
 
 
 class GetSessionConfig(BaseModel):

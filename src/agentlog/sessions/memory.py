@@ -19,7 +19,7 @@ from agentlog.errors import (
 from agentlog.events import Event
 from agentlog.ids import new_session_id
 from agentlog.sessions._plan import initial_delta, plan_append, session_after
-from agentlog.sessions.base import GetSessionConfig, Session
+from agentlog.sessions.base import GetSessionConfig, Session, stored_session
 from agentlog.state import apply_delta, merged_view
 
 __all__ = ["InMemorySessionService"]
@@ -65,7 +65,7 @@ class InMemorySessionService:
         record: _Record,
         events: tuple[Event, ...],
     ) -> Session:
-        return Session.model_construct(
+        return stored_session(
             id=session_id,
             app_name=app_name,
             user_id=user_id,

@@ -38,7 +38,7 @@ from agentlog.errors import (
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
 from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, session_after
-from agentlog.sessions.base import GetSessionConfig, Session
+from agentlog.sessions.base import GetSessionConfig, Session, stored_session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
@@ -229,7 +229,7 @@ class PostgresSessionService(PostgresStore):
         for pk, key, value in session_rows:
             session_state.setdefault(pk, []).append((key, value))
         return [
-            Session.model_construct(
+            stored_session(
                 id=sid,
                 app_name=app_name,
                 user_id=user,
@@ -407,7 +407,7 @@ def _session(
     if not session_rows:
         raise SessionNotFoundError(app_name, user_id, sid)
     ((version, last_update_time),) = session_rows
-    return Session.model_construct(
+    return stored_session(
         id=sid,
         app_name=app_name,
         user_id=user_id,

@@ -27,7 +27,7 @@ from agentlog.errors import (
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
 from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, session_after
-from agentlog.sessions.base import GetSessionConfig, Session
+from agentlog.sessions.base import GetSessionConfig, Session, stored_session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
@@ -173,7 +173,7 @@ class SqliteSessionService:
         events: tuple[Event, ...] = ()
         if with_events:
             events = decode_events(self._event_rows(conn, pk, config), session_id=sid)
-        return Session.model_construct(
+        return stored_session(
             id=sid,
             app_name=app_name,
             user_id=user_id,
