@@ -12,7 +12,8 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, cast
 
-from pydantic import AfterValidator, JsonValue
+from pydantic import AfterValidator, GetCoreSchemaHandler, JsonValue
+from pydantic_core import core_schema
 
 from agentlog.errors import ImmutableError
 
@@ -45,6 +46,14 @@ class FrozenDict(dict[K, V]):
     def __repr__(self) -> str:
         return f"FrozenDict({dict.__repr__(self)})"
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        # Lets pydantic write one as a default in a JSON schema; fields are annotated with
+        # FrozenJsonDict instead, which is what validates.
+        return core_schema.no_info_after_validator_function(freeze, core_schema.dict_schema())
+
 
 class FrozenList(list[V]):
     """A ``list`` that refuses every in-place change."""
@@ -59,6 +68,12 @@ class FrozenList(list[V]):
 
     def __repr__(self) -> str:
         return f"FrozenList({list.__repr__(self)})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(freeze, core_schema.list_schema())
 
 
 def freeze(value: Any) -> Any:

@@ -126,11 +126,8 @@ StateDelta = Annotated[
 
 
 _EMPTY: Final[FrozenDict[str, Any]] = FrozenDict()
-
-
-def _empty() -> FrozenDict[str, Any]:
-    # One shared empty mapping: it cannot change, and a loaded event has several.
-    return _EMPTY
+# One shared empty mapping as the default: it cannot change, and being hashable, pydantic uses
+# it as is instead of calling a factory for every missing field of every event it reads.
 
 
 def _freeze_map(value: dict[str, Any]) -> FrozenDict[str, Any]:
@@ -145,7 +142,7 @@ class FunctionCall(_Frozen):
 
     id: str = Field(min_length=1, description="Unique within the session; answers cite it.")
     name: str = Field(min_length=1, description="The tool's name.")
-    args: FrozenJsonDict = Field(default_factory=_empty, description="Arguments.")
+    args: FrozenJsonDict = Field(default=_EMPTY, description="Arguments.")
 
 
 class FunctionResponse(_Frozen):
@@ -153,7 +150,7 @@ class FunctionResponse(_Frozen):
 
     id: str = Field(min_length=1, description="The id of the call this answers.")
     name: str = Field(min_length=1, description="The tool's name.")
-    response: FrozenJsonDict = Field(default_factory=_empty, description="The result.")
+    response: FrozenJsonDict = Field(default=_EMPTY, description="The result.")
 
 
 class CodeExecutionResult(_Frozen):
@@ -255,7 +252,7 @@ class CredentialRequest(_Frozen):
     auth_type: str = Field(min_length=1, description="E.g. 'api_key', 'oauth2', 'http_bearer'.")
     hint: str = Field(default="", description="What the credential is for.")
     params: FrozenJsonDict = Field(
-        default_factory=_empty, description="Scheme details (scopes, URLs, ...)."
+        default=_EMPTY, description="Scheme details (scopes, URLs, ...)."
     )
 
 
@@ -282,11 +279,9 @@ _VersionMap = Annotated[dict[str, Annotated[int, Field(ge=0)]], AfterValidator(_
 class EventActions(_Frozen):
     """What an event does, beyond what it says."""
 
-    state_delta: StateDelta = Field(
-        default_factory=_empty, description="State changes; REMOVED deletes."
-    )
+    state_delta: StateDelta = Field(default=_EMPTY, description="State changes; REMOVED deletes.")
     artifact_delta: _VersionMap = Field(
-        default_factory=_empty, description="Artifact name to version saved."
+        default=_EMPTY, description="Artifact name to version saved."
     )
     transfer_to_agent: str | None = Field(default=None, description="Agent to hand control to.")
     escalate: bool = Field(default=False, description="Ask an enclosing loop to stop.")
@@ -294,10 +289,10 @@ class EventActions(_Frozen):
         default=False, description="The tool result is the answer; do not send it to the model."
     )
     requested_auth_configs: _CredentialMap = Field(
-        default_factory=_empty, description="Credential requests by call id."
+        default=_EMPTY, description="Credential requests by call id."
     )
     requested_tool_confirmations: _ConfirmationMap = Field(
-        default_factory=_empty, description="Confirmation requests by call id."
+        default=_EMPTY, description="Confirmation requests by call id."
     )
     compaction: EventCompaction | None = Field(
         default=None, description="Set on a compaction event."
@@ -306,6 +301,9 @@ class EventActions(_Frozen):
     def is_empty(self) -> bool:
         """True when the actions do nothing."""
         return self == _EMPTY_ACTIONS
+
+
+_EMPTY_ACTIONS: Final = EventActions()
 
 
 # --- the event ----------------------------------------------------------------------------------
@@ -375,12 +373,12 @@ class Event(_Frozen):
     error_code: ErrorCode | None = Field(default=None, description="Typed finish reason.")
     error_message: str | None = Field(default=None, description="Detail for logs, not users.")
     long_running_tool_ids: frozenset[str] = Field(
-        default_factory=frozenset, description="Calls that finish later (approvals, jobs)."
+        default=frozenset(), description="Calls that finish later (approvals, jobs)."
     )
     branch: str | None = Field(default=None, description="Dotted agent path, e.g. 'root.refunds'.")
     usage: Usage | None = Field(default=None, description="Tokens used by the model call.")
     model: str | None = Field(default=None, description="The model that produced it.")
-    actions: EventActions = Field(default_factory=EventActions, description="What the event does.")
+    actions: EventActions = Field(default=_EMPTY_ACTIONS, description="What the event does.")
 
     @field_validator("long_running_tool_ids", mode="before")
     @classmethod
@@ -428,6 +426,3 @@ class Event(_Frozen):
     def is_error(self) -> bool:
         """True when the event reports an error."""
         return self.error_code is not None
-
-
-_EMPTY_ACTIONS: Final = EventActions()
