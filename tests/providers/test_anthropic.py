@@ -609,6 +609,19 @@ async def test_error_messages_never_carry_the_api_key(
     assert "[redacted]" in str(error)
 
 
+async def test_error_messages_never_carry_the_auth_token(server: AnthropicServer) -> None:
+    token = "oauth-token-0123456789"
+    client = anthropic.AsyncAnthropic(auth_token=token, base_url=server.base_url, max_retries=0)
+    llm = AnthropicLlm(MODEL, client=client)
+    server.queue(Reply(error_body("authentication_error", f"token {token} expired"), status=401))
+
+    error = await failure(llm, ask(), stream=False)
+    await client.close()
+
+    assert token not in str(error)
+    assert "token [redacted] expired" in str(error)
+
+
 @pytest.mark.parametrize(
     ("kind", "code", "retryable"),
     [

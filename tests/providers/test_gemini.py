@@ -660,6 +660,29 @@ async def test_error_messages_never_carry_the_api_key(server: GeminiServer, llm:
     assert "[redacted]" in str(caught.value)
 
 
+async def test_a_short_key_is_masked_too(server: GeminiServer, make_llm: LlmFactory) -> None:
+    llm = make_llm(api_key="k3y9z")  # shorter than a real key, long enough to hide
+    server.reply_error(400, "API key k3y9z not valid.", "INVALID_ARGUMENT")
+    with pytest.raises(ModelError) as caught:
+        await collect(llm, ask())
+    assert "k3y9z" not in str(caught.value)
+    assert "API key [redacted] not valid." in str(caught.value)
+
+
+async def test_a_key_from_the_environment_is_masked(
+    server: GeminiServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.setenv("GOOGLE_API_KEY", "env-key-0123456789")
+    llm = GeminiLlm(MODEL, base_url=server.base_url, max_retries=0)
+    server.reply_error(401, "API key env-key-0123456789 was revoked.", "UNAUTHENTICATED")
+    with pytest.raises(ModelError) as caught:
+        await collect(llm, ask())
+    await llm.aclose()
+    assert "env-key-0123456789" not in str(caught.value)
+    assert "[redacted]" in str(caught.value)
+
+
 async def test_retries_follow_max_retries(server: GeminiServer, make_llm: LlmFactory) -> None:
     llm = make_llm(max_retries=1)
     server.reply_error(503, "The model is overloaded.", "UNAVAILABLE")

@@ -70,7 +70,7 @@ class AnthropicLlm:
                     api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
                 )
             except anthropic.AnthropicError as exc:  # e.g. an unreadable credentials profile
-                raise to_model_error(exc, secret=api_key) from exc
+                raise to_model_error(exc, api_key) from exc
         self._client = client
 
     @property
@@ -97,7 +97,7 @@ class AnthropicLlm:
                 message = await self._client.messages.create(**params, stream=False)
                 yield response_from_message(message)
         except (anthropic.AnthropicError, httpx2.HTTPError) as exc:
-            raise to_model_error(exc, secret=self._client.api_key) from exc
+            raise to_model_error(exc, self._client.api_key, self._client.auth_token) from exc
 
     async def _stream(self, params: MessageCreateParamsBase) -> AsyncIterator[LlmResponse]:
         events = await self._client.messages.create(**params, stream=True)

@@ -48,6 +48,7 @@ except ImportError as exc:  # pragma: no cover - covered by a test that hides th
 
 from agentlog._frozen import thaw
 from agentlog.events import Content, ErrorCode, Part, Usage
+from agentlog.models._secrets import redact_secrets
 from agentlog.models._stream import StreamAccumulator, ToolCallDraft, new_call_id
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError, ToolDeclaration
 
@@ -301,12 +302,10 @@ class StreamTranslator:
 # --- errors -------------------------------------------------------------------------------------
 
 
-def to_model_error(exc: Exception, *, secret: str | None = None) -> ModelError:
-    """Translate an SDK or transport exception; ``secret`` is scrubbed from the message."""
+def to_model_error(exc: Exception, *secrets: str | None) -> ModelError:
+    """Translate an SDK or transport exception, masking ``secrets`` and key-shaped text."""
     code, retryable, message = _classify(exc)
-    if secret:
-        message = message.replace(secret, "[redacted]")
-    return ModelError(code, message, retryable=retryable)
+    return ModelError(code, redact_secrets(message, *secrets), retryable=retryable)
 
 
 def _classify(exc: Exception) -> tuple[ErrorCode, bool, str]:

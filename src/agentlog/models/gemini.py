@@ -20,6 +20,7 @@ except ImportError as exc:  # pragma: no cover - covered by a test that hides th
     ) from exc
 
 from agentlog.events import ErrorCode
+from agentlog.models._secrets import redact_secrets
 from agentlog.models._stream import StreamAccumulator
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError
 from agentlog.models.gemini_wire import absorb, build_config, build_contents, translate_error
@@ -58,11 +59,11 @@ class GeminiLlm:
         if max_retries < 0:
             raise ValueError(f"max_retries must be zero or more, got {max_retries}")
         self._model = model
-        self._api_key = api_key
         self._owns_client = client is None
         self._client = (
             client if client is not None else _make_client(api_key, base_url, timeout, max_retries)
         )
+        self._api_key = api_key or _client_key(self._client)
 
     @property
     def model(self) -> str:
@@ -97,7 +98,7 @@ class GeminiLlm:
                     model=model, contents=contents, config=config
                 )
             except Exception as exc:
-                raise translate_error(exc, secret=self._api_key) from exc
+                raise translate_error(exc, self._api_key) from exc
             absorb(acc, response)
         yield acc.final()
 
@@ -110,7 +111,7 @@ class GeminiLlm:
                 model=model, contents=contents, config=config
             )
         except Exception as exc:
-            raise translate_error(exc, secret=self._api_key) from exc
+            raise translate_error(exc, self._api_key) from exc
         try:
             while True:
                 try:
@@ -118,7 +119,7 @@ class GeminiLlm:
                 except StopAsyncIteration:
                     return
                 except Exception as exc:
-                    raise translate_error(exc, secret=self._api_key) from exc
+                    raise translate_error(exc, self._api_key) from exc
                 yield chunk
         finally:
             # Releases the HTTP response when the caller stops reading early.
@@ -141,4 +142,12 @@ def _make_client(
         return genai.Client(vertexai=False, api_key=api_key, http_options=http_options)
     except ValueError as exc:
         code = ErrorCode.AUTHENTICATION if api_key is None else ErrorCode.PROVIDER_ERROR
-        raise ModelError(code, f"cannot create the Gemini client: {exc}") from exc
+        message = redact_secrets(f"cannot create the Gemini client: {exc}", api_key)
+        raise ModelError(code, message) from exc
+
+
+def _client_key(client: genai.Client) -> str | None:
+    # The SDK keeps the key it settled on (from the environment, or a caller's client) only on
+    # its private API client; without it such a key is masked only if it has Google's shape.
+    key = getattr(getattr(client, "_api_client", None), "api_key", None)
+    return key if isinstance(key, str) else None

@@ -21,6 +21,7 @@ except ImportError as exc:  # pragma: no cover - covered by a test that hides th
 
 from agentlog._frozen import thaw
 from agentlog.events import Content, ErrorCode, Part, Usage
+from agentlog.models._secrets import redact_secrets
 from agentlog.models._stream import StreamAccumulator, ToolCallDraft, new_call_id
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError
 
@@ -258,13 +259,10 @@ _TRANSPORT: tuple[type[Exception], ...] = (
 )
 
 
-def translate_error(exc: Exception, *, secret: str | None = None) -> ModelError:
-    """The :class:`ModelError` for an exception out of the SDK; ``secret`` is scrubbed."""
+def translate_error(exc: Exception, *secrets: str | None) -> ModelError:
+    """The :class:`ModelError` for an SDK exception, ``secrets`` and key shapes masked."""
     code, message, retryable = _classify(exc)
-    # Real keys are 39 characters; a short test key would mangle ordinary words.
-    if secret and len(secret) >= 8:
-        message = message.replace(secret, "[redacted]")
-    return ModelError(code, message, retryable=retryable)
+    return ModelError(code, redact_secrets(message, *secrets), retryable=retryable)
 
 
 def _classify(exc: Exception) -> tuple[ErrorCode, str, bool]:

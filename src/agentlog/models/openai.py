@@ -16,6 +16,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
 
 from agentlog.errors import ModelError
 from agentlog.events import ErrorCode
+from agentlog.models._secrets import redact_secrets
 from agentlog.models._stream import StreamAccumulator
 from agentlog.models.base import LlmRequest, LlmResponse
 from agentlog.models.openai_wire import ChunkReader, MaxTokensParam, build_args, from_completion
@@ -26,7 +27,6 @@ __all__ = ["OpenAIChatLlm"]
 _CONTEXT_TOO_LONG = re.compile(
     r"context[ _](length|window|size)|exceed_context_size|prompt is too long", re.IGNORECASE
 )
-_KEY_LIKE = re.compile(r"\bsk-[A-Za-z0-9_*.\-]{4,}")
 
 
 class OpenAIChatLlm:
@@ -82,7 +82,9 @@ class OpenAIChatLlm:
                     default_headers=default_headers,
                 )
             except openai.OpenAIError as exc:  # no key given and none in the environment
-                raise ModelError(ErrorCode.AUTHENTICATION, _redact(str(exc), api_key)) from exc
+                raise ModelError(
+                    ErrorCode.AUTHENTICATION, redact_secrets(str(exc), api_key)
+                ) from exc
             self._owns_client = True
         else:
             self._owns_client = False
@@ -140,9 +142,10 @@ class OpenAIChatLlm:
                 except openai.OpenAIError as exc:
                     raise _translate(exc, self._client.api_key) from exc
                 except ValueError as exc:  # an event whose data is not JSON
-                    raise ModelError(
-                        ErrorCode.PROVIDER_ERROR, f"unreadable stream event: {exc}"
-                    ) from exc
+                    message = redact_secrets(
+                        f"unreadable stream event: {exc}", self._client.api_key
+                    )
+                    raise ModelError(ErrorCode.PROVIDER_ERROR, message) from exc
                 partial = reader.add(chunk)
                 if partial is not None:
                     yield partial
@@ -159,7 +162,7 @@ class OpenAIChatLlm:
 
 def _translate(exc: openai.OpenAIError, api_key: str | None) -> ModelError:
     """The :class:`ModelError` for an SDK exception (the caller chains the original)."""
-    message = _redact(str(exc), api_key)
+    message = redact_secrets(str(exc), api_key)
     if isinstance(exc, openai.APITimeoutError):
         return ModelError(ErrorCode.TIMEOUT, message, retryable=True)
     if isinstance(exc, openai.APIConnectionError):
@@ -187,9 +190,3 @@ def _translate(exc: openai.OpenAIError, api_key: str | None) -> ModelError:
             retryable = exc.type != "invalid_request_error"
             return ModelError(ErrorCode.PROVIDER_ERROR, message, retryable=retryable)
     return ModelError(ErrorCode.PROVIDER_ERROR, message)
-
-
-def _redact(message: str, api_key: str | None) -> str:
-    if api_key:
-        message = message.replace(api_key, "[redacted]")
-    return _KEY_LIKE.sub("sk-[redacted]", message)
