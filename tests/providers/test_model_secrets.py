@@ -8,7 +8,12 @@ from urllib.parse import quote
 
 import pytest
 
-from agentlog.models._secrets import MIN_SECRET_LENGTH, REDACTED, redact_secrets
+from agentlog.models._secrets import (
+    MIN_SECRET_LENGTH,
+    REDACTED,
+    redact_exception,
+    redact_secrets,
+)
 from agentlog.models.base import ModelError
 
 OPENAI_KEY = "sk-proj-Q2x9Lm4Rt7Vb1Nc8Kd3Fh6Jw0Pz5YsT_Ue"
@@ -135,7 +140,9 @@ def _through_openai(text: str, key: str) -> ModelError:
     from agentlog.models.openai import _translate
 
     request = httpx2.Request("POST", "http://127.0.0.1/v1/chat/completions")
-    error: ModelError = _translate(openai.APIConnectionError(message=text, request=request), key)
+    exc = openai.APIConnectionError(message=text, request=request)
+    error: ModelError = _translate(exc, key)
+    error.__cause__ = exc  # as the adapter's ``raise ... from exc`` does
     return error
 
 
@@ -148,6 +155,7 @@ def _through_anthropic(text: str, key: str) -> ModelError:
     exc = anthropic.APIConnectionError(request=httpx2.Request("POST", "http://127.0.0.1/v1"))
     exc.__cause__ = httpx2.ConnectError(text)
     error: ModelError = to_model_error(exc, key)
+    error.__cause__ = exc
     return error
 
 
@@ -155,7 +163,9 @@ def _through_gemini(text: str, key: str) -> ModelError:
     pytest.importorskip("google.genai")
     from agentlog.models.gemini_wire import translate_error
 
-    error: ModelError = translate_error(ConnectionError(text), key)
+    exc = ConnectionError(text)
+    error: ModelError = translate_error(exc, key)
+    error.__cause__ = exc
     return error
 
 
@@ -178,3 +188,36 @@ def test_every_adapter_masks_the_same_keys(translate: Callable[[str, str], Model
         f"proxy said '{REDACTED}' is unknown at /v1?key={REDACTED}; "
         f"it also saw sk-{REDACTED}, sk-ant-{REDACTED} and AIza{REDACTED}"
     ) in message
+
+
+@pytest.mark.parametrize(
+    "translate",
+    [_through_openai, _through_anthropic, _through_gemini],
+    ids=["openai", "anthropic", "gemini"],
+)
+def test_a_logged_traceback_shows_no_key_in_the_chained_sdk_errors(
+    translate: Callable[[str, str], ModelError],
+) -> None:
+    error = translate(f"proxy refused {CUSTOM_KEY} and {OPENAI_KEY}", CUSTOM_KEY)
+
+    logged = "".join(traceback.format_exception(error))
+
+    assert error.__cause__ is not None  # callers can still inspect the SDK's exception
+    assert CUSTOM_KEY not in logged
+    assert OPENAI_KEY not in logged
+    assert f"proxy refused {REDACTED}" in logged
+
+
+def test_redact_exception_follows_causes_and_contexts_once() -> None:
+    inner = ValueError(f"token {CUSTOM_KEY}", 42)
+    middle = RuntimeError(f"wrapped {CUSTOM_KEY}")
+    middle.__context__ = inner
+    outer = ConnectionError("outer")
+    outer.__cause__ = middle
+    inner.__context__ = outer  # a cycle must not loop
+
+    redact_exception(outer, CUSTOM_KEY)
+
+    assert inner.args == (f"token {REDACTED}", 42)
+    assert middle.args == (f"wrapped {REDACTED}",)
+    assert outer.args == ("outer",)

@@ -24,7 +24,7 @@ import re
 from typing import Final
 from urllib.parse import quote
 
-__all__ = ["MIN_SECRET_LENGTH", "REDACTED", "redact_secrets"]
+__all__ = ["MIN_SECRET_LENGTH", "REDACTED", "redact_exception", "redact_secrets"]
 
 REDACTED: Final = "[redacted]"
 """What a secret is replaced with."""
@@ -49,6 +49,27 @@ def redact_secrets(message: str, *secrets: str | None) -> str:
     message = _mask_exact(message, secrets)
     message = _QUERY_CREDENTIAL.sub(rf"\g<name>{REDACTED}", message)
     return _KEY_SHAPE.sub(_mask_shape, message)
+
+
+def redact_exception(exc: BaseException, *secrets: str | None) -> None:
+    """Mask ``secrets`` and key shapes in the text arguments of ``exc`` and of every exception
+    chained to it, in place.
+
+    The adapters chain the SDK's exception to the ``ModelError`` they raise, so that callers
+    can still inspect it; a logged traceback prints every message in that chain, not only the
+    ``ModelError``'s.
+    """
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [exc]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        current.args = tuple(
+            redact_secrets(arg, *secrets) if isinstance(arg, str) else arg for arg in current.args
+        )
+        pending.extend((current.__cause__, current.__context__))
 
 
 def _mask_exact(message: str, secrets: tuple[str | None, ...]) -> str:

@@ -48,7 +48,7 @@ except ImportError as exc:  # pragma: no cover - covered by a test that hides th
 
 from agentlog._frozen import thaw
 from agentlog.events import Content, ErrorCode, Part, Usage
-from agentlog.models._secrets import redact_secrets
+from agentlog.models._secrets import redact_exception, redact_secrets
 from agentlog.models._stream import StreamAccumulator, ToolCallDraft, new_call_id
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError, ToolDeclaration
 
@@ -305,6 +305,7 @@ class StreamTranslator:
 def to_model_error(exc: Exception, *secrets: str | None) -> ModelError:
     """Translate an SDK or transport exception, masking ``secrets`` and key-shaped text."""
     code, retryable, message = _classify(exc)
+    redact_exception(exc, *secrets)
     return ModelError(code, redact_secrets(message, *secrets), retryable=retryable)
 
 

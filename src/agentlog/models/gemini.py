@@ -20,7 +20,7 @@ except ImportError as exc:  # pragma: no cover - covered by a test that hides th
     ) from exc
 
 from agentlog.events import ErrorCode
-from agentlog.models._secrets import redact_secrets
+from agentlog.models._secrets import redact_exception, redact_secrets
 from agentlog.models._stream import StreamAccumulator
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError
 from agentlog.models.gemini_wire import absorb, build_config, build_contents, translate_error
@@ -143,6 +143,7 @@ def _make_client(
     except ValueError as exc:
         code = ErrorCode.AUTHENTICATION if api_key is None else ErrorCode.PROVIDER_ERROR
         message = redact_secrets(f"cannot create the Gemini client: {exc}", api_key)
+        redact_exception(exc, api_key)
         raise ModelError(code, message) from exc
 
 

@@ -21,7 +21,7 @@ except ImportError as exc:  # pragma: no cover - covered by a test that hides th
 
 from agentlog._frozen import thaw
 from agentlog.events import Content, ErrorCode, Part, Usage
-from agentlog.models._secrets import redact_secrets
+from agentlog.models._secrets import redact_exception, redact_secrets
 from agentlog.models._stream import StreamAccumulator, ToolCallDraft, new_call_id
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError
 
@@ -262,6 +262,7 @@ _TRANSPORT: tuple[type[Exception], ...] = (
 def translate_error(exc: Exception, *secrets: str | None) -> ModelError:
     """The :class:`ModelError` for an SDK exception, ``secrets`` and key shapes masked."""
     code, message, retryable = _classify(exc)
+    redact_exception(exc, *secrets)
     return ModelError(code, redact_secrets(message, *secrets), retryable=retryable)
 
 

@@ -16,7 +16,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
 
 from agentlog.errors import ModelError
 from agentlog.events import ErrorCode
-from agentlog.models._secrets import redact_secrets
+from agentlog.models._secrets import redact_exception, redact_secrets
 from agentlog.models._stream import StreamAccumulator
 from agentlog.models.base import LlmRequest, LlmResponse
 from agentlog.models.openai_wire import ChunkReader, MaxTokensParam, build_args, from_completion
@@ -82,6 +82,7 @@ class OpenAIChatLlm:
                     default_headers=default_headers,
                 )
             except openai.OpenAIError as exc:  # no key given and none in the environment
+                redact_exception(exc, api_key)
                 raise ModelError(
                     ErrorCode.AUTHENTICATION, redact_secrets(str(exc), api_key)
                 ) from exc
@@ -145,6 +146,7 @@ class OpenAIChatLlm:
                     message = redact_secrets(
                         f"unreadable stream event: {exc}", self._client.api_key
                     )
+                    redact_exception(exc, self._client.api_key)
                     raise ModelError(ErrorCode.PROVIDER_ERROR, message) from exc
                 partial = reader.add(chunk)
                 if partial is not None:
@@ -163,6 +165,7 @@ class OpenAIChatLlm:
 def _translate(exc: openai.OpenAIError, api_key: str | None) -> ModelError:
     """The :class:`ModelError` for an SDK exception (the caller chains the original)."""
     message = redact_secrets(str(exc), api_key)
+    redact_exception(exc, api_key)
     if isinstance(exc, openai.APITimeoutError):
         return ModelError(ErrorCode.TIMEOUT, message, retryable=True)
     if isinstance(exc, openai.APIConnectionError):
