@@ -1,14 +1,16 @@
-"""Shared fixtures for the runner and agent tests: a store (in memory or SQLite) and a harness
-that creates sessions, runs turns and reads back what was stored."""
+"""Shared fixtures: for the runner and agent tests, a store (in memory or SQLite) and a harness
+that creates sessions, runs turns and reads back what was stored; for every PostgreSQL test, the
+server and throwaway schemas on it (see ``_postgres.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from _postgres import drop_schemas, new_schema_name, require_dsn
 from agentlog import Content, Event, InMemorySessionService, Session, SqliteSessionService
 from agentlog.agents import BaseAgent
 from agentlog.run_config import RunConfig
@@ -84,3 +86,29 @@ async def mh(tmp_path: Path) -> AsyncIterator[Harness]:
     store = _make_store("memory", tmp_path)
     yield Harness(store, "memory")
     await store.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_dsn() -> str:
+    """The test server's DSN; a test asking for it is skipped, saying why, when
+    ``AGENTLOG_TEST_POSTGRES_DSN`` is unset."""
+    return require_dsn()
+
+
+@pytest.fixture
+def new_postgres_schema(postgres_dsn: str) -> Iterator[Callable[[], str]]:
+    """Hands out fresh schema names for this test; each is dropped when the test is done."""
+    made: list[str] = []
+
+    def new() -> str:
+        made.append(new_schema_name())
+        return made[-1]
+
+    yield new
+    drop_schemas(postgres_dsn, made)
+
+
+@pytest.fixture
+def postgres_schema(new_postgres_schema: Callable[[], str]) -> str:
+    """A fresh schema name for this test, dropped when it is done."""
+    return new_postgres_schema()

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import socket
 import threading
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +17,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+from _postgres import throwaway_schema
 from agentlog import Event, SqliteSessionService
 from agentlog.compaction import EventsCompactionConfig, compaction_event
 from agentlog.runner import Runner
@@ -67,19 +66,9 @@ def sqlite(path: Path) -> SqliteSessionService:
     return SqliteSessionService(path / "server.db")
 
 
-POSTGRES_DSN = os.environ.get("AGENTLOG_TEST_POSTGRES_DSN", "")
-
-STORES = [
-    "sqlite",
-    pytest.param(
-        "postgres",
-        marks=[
-            pytest.mark.postgres,
-            pytest.mark.skipif(not POSTGRES_DSN, reason="AGENTLOG_TEST_POSTGRES_DSN is not set"),
-        ],
-    ),
-]
-"""The stores the server tests run on: ``@pytest.fixture(params=STORES)``."""
+STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+"""The stores the server tests run on: ``@pytest.fixture(params=STORES)``. Without
+``AGENTLOG_TEST_POSTGRES_DSN`` the PostgreSQL runs skip when they reach :func:`database`."""
 
 
 @contextmanager
@@ -90,16 +79,10 @@ def database(kind: str, path: Path) -> Iterator[Callable[[], SessionService]]:
     if kind == "sqlite":
         yield lambda: sqlite(path)
         return
-    import psycopg
-
     from agentlog.sessions.postgres import PostgresSessionService
 
-    schema = f"agentlog_server_{uuid.uuid4().hex[:16]}"
-    try:
-        yield lambda: PostgresSessionService(POSTGRES_DSN, schema=schema)
-    finally:
-        with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')  # type: ignore[arg-type]
+    with throwaway_schema("agentlog_server") as (dsn, schema):
+        yield lambda: PostgresSessionService(dsn, schema=schema)
 
 
 def auth(key: str) -> dict[str, str]:

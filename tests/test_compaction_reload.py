@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -15,7 +13,6 @@ from agentlog.runner import Runner
 from agentlog.sessions.base import SessionService
 from compaction_helpers import SUMMARY, FakeSummarizer, compaction_config, desk, texts, tool_turn
 
-DSN = os.environ.get("AGENTLOG_TEST_POSTGRES_DSN", "")
 APP, USER = "refunds", "ana"
 
 StoreFactory = Callable[[], SessionService]
@@ -27,19 +24,12 @@ async def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
     if request.param == "sqlite":
         yield lambda: SqliteSessionService(tmp_path / "sessions.db")
         return
-    if not DSN:
-        pytest.skip("AGENTLOG_TEST_POSTGRES_DSN is not set")
-    import psycopg
-    from psycopg import sql
-
+    # Asked for here, not as arguments, so that the SQLite run needs no server.
+    dsn: str = request.getfixturevalue("postgres_dsn")
+    schema: str = request.getfixturevalue("postgres_schema")
     from agentlog.sessions.postgres import PostgresSessionService
 
-    schema = f"agentlog_test_{uuid.uuid4().hex[:16]}"
-    yield lambda: PostgresSessionService(DSN, schema=schema)
-    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
-        await conn.execute(
-            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-        )
+    yield lambda: PostgresSessionService(dsn, schema=schema)
 
 
 async def run(runner: Runner, sid: str, *numbers: int) -> None:

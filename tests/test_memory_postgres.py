@@ -9,94 +9,68 @@ when the test is done.
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import Callable
 
+import psycopg
 import pytest
+from psycopg import sql
 
-DSN = os.environ.get("AGENTLOG_TEST_POSTGRES_DSN", "")
-if not DSN:
-    pytest.skip(
-        "AGENTLOG_TEST_POSTGRES_DSN is not set (e.g. postgresql://postgres@127.0.0.1:5432/test)",
-        allow_module_level=True,
-    )
+from _postgres import execute
+from agentlog import StoreUnavailableError
+from agentlog.memory import MemoryService
+from agentlog.memory.postgres import PostgresMemoryService
+from agentlog.sessions.postgres import PostgresSessionService
+from agentlog.testing.memory import MemoryServiceConformance, entry
 
-import psycopg  # noqa: E402
-from psycopg import sql  # noqa: E402
-
-from agentlog import StoreUnavailableError  # noqa: E402
-from agentlog.memory import MemoryService  # noqa: E402
-from agentlog.memory.postgres import PostgresMemoryService  # noqa: E402
-from agentlog.sessions.postgres import PostgresSessionService  # noqa: E402
-from agentlog.testing.memory import MemoryServiceConformance, entry  # noqa: E402
-
-pytestmark = pytest.mark.postgres
-
-
-def new_schema() -> str:
-    return f"agentlog_test_{uuid.uuid4().hex[:16]}"
-
-
-async def query(schema: str, text: str) -> list[tuple[Any, ...]]:
-    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
-        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
-        cursor = await conn.execute(text.encode())
-        return await cursor.fetchall() if cursor.description else []
-
-
-async def drop_schema(schema: str) -> None:
-    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
-        await conn.execute(
-            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-        )
+# Every test here, even one that never reaches the server, is skipped without the variable.
+pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("postgres_dsn")]
 
 
 class TestPostgresMemoryService(MemoryServiceConformance):
+    @pytest.fixture(autouse=True)
+    def _server(self, postgres_dsn: str, new_postgres_schema: Callable[[], str]) -> None:
+        self.dsn = postgres_dsn
+        self.new_schema = new_postgres_schema
+
     async def make_service(self) -> MemoryService:
-        return PostgresMemoryService(DSN, schema=new_schema(), max_size=4)
-
-    async def dispose_service(self, service: MemoryService) -> None:
-        assert isinstance(service, PostgresMemoryService)
-        assert service.schema is not None
-        await service.close()
-        await drop_schema(service.schema)
+        return PostgresMemoryService(self.dsn, schema=self.new_schema(), max_size=4)
 
 
-@pytest.fixture
-async def schema() -> AsyncIterator[str]:
-    name = new_schema()
-    yield name
-    await drop_schema(name)
-
-
-async def test_migrations_run_once_beside_the_session_store(schema: str) -> None:
+async def test_migrations_run_once_beside_the_session_store(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
     services: list[PostgresMemoryService | PostgresSessionService] = [
-        *(PostgresMemoryService(DSN, schema=schema) for _ in range(4)),
-        *(PostgresSessionService(DSN, schema=schema) for _ in range(2)),
+        *(PostgresMemoryService(postgres_dsn, schema=postgres_schema) for _ in range(4)),
+        *(PostgresSessionService(postgres_dsn, schema=postgres_schema) for _ in range(2)),
     ]
     try:
         await asyncio.gather(*(s.open() for s in services))
     finally:
         await asyncio.gather(*(s.close() for s in services))
-    rows = await query(schema, "SELECT version, name FROM agentlog_memory_migrations")
+    rows = await execute(
+        postgres_dsn, postgres_schema, "SELECT version, name FROM agentlog_memory_migrations"
+    )
     assert rows == [(1, "initial")]
-    assert (1, "initial") in await query(schema, "SELECT version, name FROM agentlog_migrations")
-    indexes = await query(
-        schema, "SELECT indexdef FROM pg_indexes WHERE indexname = 'memory_entries_search'"
+    migrations = await execute(
+        postgres_dsn, postgres_schema, "SELECT version, name FROM agentlog_migrations"
+    )
+    assert (1, "initial") in migrations
+    indexes = await execute(
+        postgres_dsn,
+        postgres_schema,
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'memory_entries_search'",
     )
     assert "gin" in indexes[0][0].lower()
 
 
-async def test_search_can_use_the_gin_index(schema: str) -> None:
-    async with PostgresMemoryService(DSN, schema=schema) as service:
+async def test_search_can_use_the_gin_index(postgres_dsn: str, postgres_schema: str) -> None:
+    async with PostgresMemoryService(postgres_dsn, schema=postgres_schema) as service:
         await service.add([entry(f"parcel {i} in transit") for i in range(200)])
-    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
-        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
+    async with await psycopg.AsyncConnection.connect(postgres_dsn, autocommit=True) as conn:
+        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(postgres_schema)))
         await conn.execute("SET enable_seqscan = off")
         cursor = await conn.execute(
             "EXPLAIN SELECT pk FROM memory_entries WHERE search @@ to_tsquery('simple', 'x | y')"
@@ -119,9 +93,9 @@ async def test_unreachable_server_fails_fast_without_the_password() -> None:
 
 
 @pytest.mark.parametrize("name", ["", "1abc", "bad-name", "x; DROP TABLE t", "pg_mine", "a" * 64])
-def test_schema_name_is_validated(name: str) -> None:
+def test_schema_name_is_validated(postgres_dsn: str, name: str) -> None:
     with pytest.raises(ValueError, match="schema"):
-        PostgresMemoryService(DSN, schema=name)
+        PostgresMemoryService(postgres_dsn, schema=name)
 
 
 def test_import_without_the_extra_names_it() -> None:

@@ -8,28 +8,19 @@ when the test is done.
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator
-from typing import Any, LiteralString
+from collections.abc import Callable
 
+import psycopg
 import pytest
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
 
-DSN = os.environ.get("AGENTLOG_TEST_POSTGRES_DSN", "")
-if not DSN:
-    pytest.skip(
-        "AGENTLOG_TEST_POSTGRES_DSN is not set (e.g. postgresql://postgres@127.0.0.1:5432/test)",
-        allow_module_level=True,
-    )
-
-import psycopg  # noqa: E402
-from psycopg import sql  # noqa: E402
-from psycopg.conninfo import make_conninfo  # noqa: E402
-
-from agentlog import (  # noqa: E402
+from _postgres import execute
+from agentlog import (
     Content,
     Event,
     EventActions,
@@ -40,51 +31,30 @@ from agentlog import (  # noqa: E402
     Session,
     StoreUnavailableError,
 )
-from agentlog.sessions.base import SessionService  # noqa: E402
-from agentlog.sessions.codec import encode_event  # noqa: E402
-from agentlog.sessions.migrations import load_migrations  # noqa: E402
-from agentlog.sessions.postgres import PostgresSessionService  # noqa: E402
-from agentlog.testing.sessions import ServiceSpec, SessionServiceConformance  # noqa: E402
+from agentlog.sessions.base import SessionService
+from agentlog.sessions.codec import encode_event
+from agentlog.sessions.migrations import load_migrations
+from agentlog.sessions.postgres import PostgresSessionService
+from agentlog.testing.sessions import ServiceSpec, SessionServiceConformance
 
-pytestmark = pytest.mark.postgres
-
-
-def new_schema() -> str:
-    return f"agentlog_test_{uuid.uuid4().hex[:16]}"
-
-
-async def execute(
-    schema: str, query: LiteralString | sql.Composed, *params: object
-) -> list[tuple[Any, ...]]:
-    """Run one statement in ``schema`` on a connection of its own; its rows, if any."""
-    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
-        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
-        cursor = await conn.execute(query, params or None)
-        return await cursor.fetchall() if cursor.description else []
-
-
-async def drop_schema(schema: str) -> None:
-    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
-        await conn.execute(
-            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-        )
+# Every test here, even one that never reaches the server, is skipped without the variable.
+pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("postgres_dsn")]
 
 
 class TestPostgresSessionService(SessionServiceConformance):
-    async def make_service(self) -> SessionService:
-        return PostgresSessionService(DSN, schema=new_schema(), max_size=4)
+    @pytest.fixture(autouse=True)
+    def _server(self, postgres_dsn: str, new_postgres_schema: Callable[[], str]) -> None:
+        self.dsn = postgres_dsn
+        self.new_schema = new_postgres_schema
 
-    async def dispose_service(self, service: SessionService) -> None:
-        assert isinstance(service, PostgresSessionService)
-        assert service.schema is not None
-        await service.close()
-        await drop_schema(service.schema)
+    async def make_service(self) -> SessionService:
+        return PostgresSessionService(self.dsn, schema=self.new_schema(), max_size=4)
 
     def service_spec(self, service: SessionService) -> ServiceSpec:
         assert isinstance(service, PostgresSessionService)
         return ServiceSpec(
             "agentlog.sessions.postgres:PostgresSessionService",
-            {"dsn": DSN, "schema": service.schema},
+            {"dsn": self.dsn, "schema": service.schema},
         )
 
     async def corrupt_event(self, service: SessionService, session: Session, event_id: str) -> None:
@@ -93,17 +63,11 @@ class TestPostgresSessionService(SessionServiceConformance):
         assert isinstance(service, PostgresSessionService)
         assert service.schema is not None
         await execute(
+            self.dsn,
             service.schema,
             'UPDATE events SET payload = \'{"not": "an event"}\' WHERE event_id = %s',
             event_id,
         )
-
-
-@pytest.fixture
-async def schema() -> AsyncIterator[str]:
-    name = new_schema()
-    yield name
-    await drop_schema(name)
 
 
 async def test_unreachable_server_fails_fast_without_the_password() -> None:
@@ -130,75 +94,85 @@ def test_malformed_dsn_is_reported_without_the_password() -> None:
 @pytest.mark.parametrize(
     "name", ["", "1abc", "bad-name", "x; DROP TABLE sessions", 'q"uote', "pg_mine", "a" * 64, "é"]
 )
-def test_schema_name_is_validated(name: str) -> None:
+def test_schema_name_is_validated(postgres_dsn: str, name: str) -> None:
     with pytest.raises(ValueError, match="schema"):
-        PostgresSessionService(DSN, schema=name)
+        PostgresSessionService(postgres_dsn, schema=name)
 
 
-async def test_tables_live_in_the_schema_and_migrations_run_once(schema: str) -> None:
-    services = [PostgresSessionService(DSN, schema=schema) for _ in range(6)]
+async def test_tables_live_in_the_schema_and_migrations_run_once(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
+    services = [PostgresSessionService(postgres_dsn, schema=postgres_schema) for _ in range(6)]
     try:
         await asyncio.gather(*(s.open() for s in services))
     finally:
         await asyncio.gather(*(s.close() for s in services))
-    rows = await execute(schema, "SELECT version, name FROM agentlog_migrations")
+    rows = await execute(
+        postgres_dsn, postgres_schema, "SELECT version, name FROM agentlog_migrations"
+    )
     assert rows == [(1, "initial"), (2, "compaction_end")]
     tables = await execute(
-        schema,
+        postgres_dsn,
+        postgres_schema,
         "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
-        schema,
+        postgres_schema,
     )
     assert {t for (t,) in tables} >= {"sessions", "events", "session_state", "app_state"}
 
 
-async def test_open_close_and_async_with(schema: str) -> None:
-    async with PostgresSessionService(DSN, schema=schema) as service:
+async def test_open_close_and_async_with(postgres_dsn: str, postgres_schema: str) -> None:
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema) as service:
         s = await service.create_session(app_name="a", user_id="u")
     with pytest.raises(StoreUnavailableError, match="closed"):
         await service.open()
     with pytest.raises(StoreUnavailableError, match="closed"):
         await service.get_app_state(app_name="a")
-    async with PostgresSessionService(DSN, schema=schema) as again:
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema) as again:
         assert (await again.get_session(app_name="a", user_id="u", session_id=s.id)).version == 0
 
 
-async def wait_for_lock_waiter(schema: str) -> None:
+async def wait_for_lock_waiter(dsn: str, schema: str) -> None:
     query = sql.SQL(
         "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = {}::regclass"
     ).format(sql.Literal(f"{schema}.sessions"))
     for _ in range(500):
-        ((waiting,),) = await execute(schema, query)
+        ((waiting,),) = await execute(dsn, schema, query)
         if waiting:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("the append never waited for the lock")
 
 
-async def test_busy_pool_is_store_unavailable(schema: str) -> None:
-    async with PostgresSessionService(DSN, schema=schema, max_size=1, timeout=0.5) as service:
+async def test_busy_pool_is_store_unavailable(postgres_dsn: str, postgres_schema: str) -> None:
+    async with PostgresSessionService(
+        postgres_dsn, schema=postgres_schema, max_size=1, timeout=0.5
+    ) as service:
         s = await service.create_session(app_name="a", user_id="u")
-        async with await psycopg.AsyncConnection.connect(DSN) as blocker:
+        async with await psycopg.AsyncConnection.connect(postgres_dsn) as blocker:
             await blocker.execute(
                 sql.SQL("LOCK TABLE {}.sessions IN ACCESS EXCLUSIVE MODE").format(
-                    sql.Identifier(schema)
+                    sql.Identifier(postgres_schema)
                 )
             )
             stuck = asyncio.create_task(
                 service.append_event(s, Event(author="user", invocation_id="i"))
             )
-            await wait_for_lock_waiter(schema)  # the append holds the pool's only connection
+            # The append holds the pool's only connection.
+            await wait_for_lock_waiter(postgres_dsn, postgres_schema)
             with pytest.raises(StoreUnavailableError, match="no connection within"):
                 await service.get_app_state(app_name="a")
             await blocker.rollback()
         assert (await stuck).version == 1
 
 
-async def test_dropped_connection_is_store_unavailable_then_recovers(schema: str) -> None:
+async def test_dropped_connection_is_store_unavailable_then_recovers(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
     app_name = f"agentlog_test_{uuid.uuid4().hex[:8]}"
-    dsn = make_conninfo(DSN, application_name=app_name)
-    async with PostgresSessionService(dsn, schema=schema, max_size=1) as service:
+    dsn = make_conninfo(postgres_dsn, application_name=app_name)
+    async with PostgresSessionService(dsn, schema=postgres_schema, max_size=1) as service:
         s = await service.create_session(app_name="a", user_id="u")
-        async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as admin:
+        async with await psycopg.AsyncConnection.connect(postgres_dsn, autocommit=True) as admin:
             await admin.execute(
                 "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
                 " WHERE application_name = %s",
@@ -210,9 +184,9 @@ async def test_dropped_connection_is_store_unavailable_then_recovers(schema: str
         assert loaded.version == 0
 
 
-async def test_payload_text_is_kept_exactly(schema: str) -> None:
+async def test_payload_text_is_kept_exactly(postgres_dsn: str, postgres_schema: str) -> None:
     # JSONB would refuse \u0000 and reorder object keys; the JSON column keeps both.
-    async with PostgresSessionService(DSN, schema=schema) as service:
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema) as service:
         s = await service.create_session(app_name="a", user_id="u")
         event = Event(
             author="agent",
@@ -247,7 +221,9 @@ def test_import_without_the_extra_names_it() -> None:
     assert "pip install 'agentlog[postgres]'" in out.stdout
 
 
-async def test_migration_2_backfills_compactions_stored_before_it(schema: str) -> None:
+async def test_migration_2_backfills_compactions_stored_before_it(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
     events = [
         Event(
             invocation_id=f"inv-{i}",
@@ -271,10 +247,10 @@ async def test_migration_2_backfills_compactions_stored_before_it(schema: str) -
         ),
     )
     rows = [*events[:3], compaction, events[3]]
-    async with await psycopg.AsyncConnection.connect(DSN, autocommit=True) as conn:
+    async with await psycopg.AsyncConnection.connect(postgres_dsn, autocommit=True) as conn:
         # The schema as release 0.1 left it: migration 1 only.
-        await conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
+        await conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(postgres_schema)))
+        await conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(postgres_schema)))
         await conn.execute(
             "CREATE TABLE agentlog_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
             " applied_at DOUBLE PRECISION NOT NULL)"
@@ -302,7 +278,7 @@ async def test_migration_2_backfills_compactions_stored_before_it(schema: str) -
                     encode_event(event),
                 ),
             )
-    async with PostgresSessionService(DSN, schema=schema) as service:
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema) as service:
         loaded = await service.get_session(
             app_name="app",
             user_id="u",
@@ -311,5 +287,7 @@ async def test_migration_2_backfills_compactions_stored_before_it(schema: str) -
         )
     assert [e.id for e in loaded.events] == [events[2].id, compaction.id, events[3].id]
     assert loaded.events[1] == compaction
-    ends = await execute(schema, "SELECT event_id, compaction_end FROM events ORDER BY pk")
+    ends = await execute(
+        postgres_dsn, postgres_schema, "SELECT event_id, compaction_end FROM events ORDER BY pk"
+    )
     assert ends == [(e.id, 101.0 if e is compaction else None) for e in rows]

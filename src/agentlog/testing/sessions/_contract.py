@@ -1,21 +1,10 @@
-"""The conformance suite every ``SessionService`` passes.
-
-Subclass :class:`SessionServiceConformance` in a test module and implement ``make_service``;
-pytest collects every test below for that backend. Backends that several processes can share
-also implement ``service_spec``; backends with a serialised form implement ``corrupt_event``.
-"""
+"""The core of the session contract: creating, reading, appending, listing and deleting, and
+how a store fails."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import multiprocessing
-import os
-import random
-import signal
-import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -29,144 +18,18 @@ from agentlog.errors import (
     InvalidEventError,
     SessionExistsError,
     SessionNotFoundError,
-    StaleSessionError,
     StoreUnavailableError,
 )
-from agentlog.events import (
-    REMOVED,
-    ArtifactRef,
-    CodeExecutionResult,
-    Content,
-    CredentialRequest,
-    ErrorCode,
-    Event,
-    EventActions,
-    EventCompaction,
-    FunctionCall,
-    Part,
-    ToolConfirmation,
-    Usage,
-)
+from agentlog.events import REMOVED, Content, Event, EventActions, Part
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
 from agentlog.state import fold
-from agentlog.testing._workers import ServiceSpec, append_forever, append_with_retries
+from agentlog.testing.sessions._base import APP, ConformanceBase, _event, rich_event
 
-__all__ = ["ServiceSpec", "SessionServiceConformance", "rich_event"]
-
-APP = "conformance"
+__all__ = ["ContractTests"]
 
 
-def _event(author: str = "agent", text: str = "hello", **actions: Any) -> Event:
-    return Event(
-        invocation_id="inv-1",
-        author=author,
-        content=Content.from_text(text, role="user" if author == "user" else "model"),
-        actions=EventActions(**actions),
-    )
-
-
-def _compaction_event(covered: list[Event], summary: str) -> Event:
-    return Event(
-        invocation_id="compaction",
-        author="agentlog_compactor",
-        actions=EventActions(
-            compaction=EventCompaction(
-                start_timestamp=covered[0].timestamp,
-                end_timestamp=covered[-1].timestamp,
-                event_ids=tuple(e.id for e in covered),
-                summary=Content.from_text(summary, role="model"),
-            )
-        ),
-    )
-
-
-def rich_event(call_id: str = "call-1") -> Event:
-    """An event with every field set, for round trips."""
-    return Event(
-        invocation_id="inv-rich",
-        author="refund_agent",
-        content=Content(
-            role="model",
-            parts=(
-                Part(text="Checking order A-1001 (£12.50, naïve café ✓)."),
-                Part(
-                    function_call=FunctionCall(
-                        id=call_id, name="lookup_order", args={"order": "A-1001", "n": [1, 2.5]}
-                    ),
-                    provider_metadata={"gemini_thought_signature": "c2lnbmF0dXJl+/8="},
-                ),
-                Part(code_execution_result=CodeExecutionResult(outcome="ok", output="42")),
-                Part(artifact_ref=ArtifactRef(name="receipt.pdf", version=2, size=10)),
-            ),
-        ),
-        partial=False,
-        turn_complete=True,
-        interrupted=False,
-        error_code=ErrorCode.MAX_TOKENS,
-        error_message="cut short",
-        long_running_tool_ids=frozenset({call_id}),
-        branch="root.refunds",
-        usage=Usage(input_tokens=120, output_tokens=30),
-        model="scripted",
-        actions=EventActions(
-            state_delta={"order": {"id": "A-1001", "items": [1, 2]}, "user:tier": "gold"},
-            artifact_delta={"receipt.pdf": 2},
-            transfer_to_agent="billing",
-            escalate=True,
-            skip_summarization=True,
-            requested_auth_configs={call_id: CredentialRequest(auth_type="api_key", hint="key")},
-            requested_tool_confirmations={
-                call_id: ToolConfirmation(hint="Refund $12.50?", payload={"amount": 12.5})
-            },
-            compaction=EventCompaction(
-                start_timestamp=1.0,
-                end_timestamp=2.0,
-                event_ids=("a", "b"),
-                summary=Content.from_text("earlier: the user asked for a refund", role="model"),
-            ),
-        ),
-    )
-
-
-class SessionServiceConformance:
-    """The contract of SPEC 3, as tests. Subclasses implement ``make_service``."""
-
-    async def make_service(self) -> SessionService:
-        """A new, empty store."""
-        raise NotImplementedError
-
-    async def dispose_service(self, service: SessionService) -> None:
-        """Release a store made by ``make_service`` (default: close it)."""
-        await service.close()
-
-    def service_spec(self, service: SessionService) -> ServiceSpec | None:
-        """How another process opens the same store; ``None`` if it cannot."""
-        return None
-
-    async def corrupt_event(self, service: SessionService, session: Session, event_id: str) -> None:
-        """Overwrite the stored payload of one event with bytes that do not parse."""
-        pytest.skip("this store keeps no serialised form to corrupt")
-
-    # --- fixtures -----------------------------------------------------------------------------
-
-    @asynccontextmanager
-    async def _open(self) -> AsyncIterator[SessionService]:
-        service = await self.make_service()
-        try:
-            yield service
-        finally:
-            await self.dispose_service(service)
-
-    @pytest.fixture
-    async def store(self) -> AsyncIterator[SessionService]:
-        async with self._open() as service:
-            yield service
-
-    @staticmethod
-    async def _reload(store: SessionService, session: Session) -> Session:
-        return await store.get_session(
-            app_name=session.app_name, user_id=session.user_id, session_id=session.id
-        )
+class ContractTests(ConformanceBase):
+    """Sessions and their events, one writer at a time."""
 
     # --- creating and reading -----------------------------------------------------------------
 
@@ -371,148 +234,7 @@ class SessionServiceConformance:
         loaded = await self._reload(store, s)
         assert loaded.version == 0
 
-    # --- optimistic concurrency ---------------------------------------------------------------
-
-    async def test_stale_append_rejected_and_storage_unchanged(self, store: SessionService) -> None:
-        s = await store.create_session(app_name=APP, user_id="u1")
-        winner = await store.append_event(s, _event(state_delta={"who": "first"}))
-        with pytest.raises(StaleSessionError):
-            await store.append_event(s, _event(state_delta={"who": "second", "app:x": 1}))
-        loaded = await self._reload(store, s)
-        assert loaded.events == winner.events
-        assert loaded.state == {"who": "first"}
-        assert await store.get_app_state(app_name=APP) == {}
-
-    async def test_concurrent_appends_exactly_one_wins(self, store: SessionService) -> None:
-        s = await store.create_session(app_name=APP, user_id="u1")
-        for round_ in range(25):
-            a = _event(text=f"a{round_}", state_delta={"round": round_, "who": "a"})
-            b = _event(text=f"b{round_}", state_delta={"round": round_, "who": "b"})
-            results = await asyncio.gather(
-                store.append_event(s, a), store.append_event(s, b), return_exceptions=True
-            )
-            won = [r for r in results if isinstance(r, Session)]
-            lost = [r for r in results if isinstance(r, BaseException)]
-            assert len(won) == 1, results
-            assert len(lost) == 1
-            assert isinstance(lost[0], StaleSessionError)
-            s = won[0]
-            loaded = await self._reload(store, s)
-            assert loaded.version == round_ + 1
-            assert loaded.events[-1] == s.events[-1]
-            assert loaded.state["who"] == s.state["who"]
-
-    # --- filters, listing, deletion -----------------------------------------------------------
-
-    async def test_get_session_filters(self, store: SessionService) -> None:
-        s = await store.create_session(app_name=APP, user_id="u1")
-        base = s.last_update_time + 10
-        events = [
-            _event(text=f"e{i}").model_copy(update={"timestamp": base + i}) for i in range(10)
-        ]
-        for e in events:
-            s = await store.append_event(s, e)
-
-        async def ids(**config: Any) -> list[str]:
-            loaded = await store.get_session(
-                app_name=APP, user_id="u1", session_id=s.id, config=GetSessionConfig(**config)
-            )
-            assert loaded.version == 10
-            return [e.id for e in loaded.events]
-
-        all_ids = [e.id for e in events]
-        assert await ids() == all_ids
-        assert await ids(num_recent_events=3) == all_ids[-3:]
-        assert await ids(num_recent_events=0) == []
-        assert await ids(num_recent_events=50) == all_ids
-        assert await ids(after_timestamp=base + 5) == all_ids[5:]
-        assert await ids(after_timestamp=base + 4.5) == all_ids[5:]
-        assert await ids(after_timestamp=base + 100) == []
-        assert await ids(num_recent_events=2, after_timestamp=base + 5) == all_ids[-2:]
-        assert await ids(num_recent_events=9, after_timestamp=base + 7) == all_ids[7:]
-
-    async def test_from_latest_compaction_loads_what_history_needs(
-        self, store: SessionService
-    ) -> None:
-        s = await store.create_session(app_name=APP, user_id="u1")
-        stored: list[Event] = []
-
-        async def add(event: Event) -> Event:
-            nonlocal s
-            s = await store.append_event(s, event)
-            stored.append(s.events[-1])
-            return s.events[-1]
-
-        async def load(**config: Any) -> list[str]:
-            loaded = await store.get_session(
-                app_name=APP,
-                user_id="u1",
-                session_id=s.id,
-                config=GetSessionConfig(from_latest_compaction=True, **config),
-            )
-            assert loaded.version == s.version
-            return [e.id for e in loaded.events]
-
-        plain = [await add(_event(text=f"e{i}")) for i in range(5)]
-        assert await load() == [e.id for e in plain]  # nothing compacted yet: everything
-
-        # A covers e0-e3 and is stored after e4, which it does not cover.
-        first = await add(_compaction_event(plain[:4], "summary A"))
-        assert await load() == [plain[4].id, first.id]
-
-        more = [await add(_event(text=f"e{i}")) for i in range(5, 8)]
-        # B covers e2-e6 (the overlap re-covers e2-e3) and is stored after e7.
-        second = await add(_compaction_event([*plain[2:], *more[:2]], "summary B"))
-        last = await add(_event(text="e8"))
-        assert await load() == [more[2].id, second.id, last.id]
-
-        # A late compaction reaching less far does not move the start back.
-        stale = await add(_compaction_event(plain[:3], "stale"))
-        expected = [more[2].id, second.id, last.id, stale.id]
-        assert await load() == expected
-        assert await load(num_recent_events=2) == expected[-2:]
-        assert await load(after_timestamp=last.timestamp) == expected[-2:]
-
-        loaded = await store.get_session(
-            app_name=APP,
-            user_id="u1",
-            session_id=s.id,
-            config=GetSessionConfig(from_latest_compaction=True),
-        )
-        reloaded = loaded.events[1]
-        assert reloaded == second
-        assert reloaded.actions.compaction is not None
-        assert reloaded.actions.compaction.summary.parts[0].text == "summary B"
-        full = await self._reload(store, s)
-        assert [e.id for e in full.events] == [e.id for e in stored]
-        assert full.version == 12
-
-    async def test_from_latest_compaction_with_nothing_after_it(
-        self, store: SessionService
-    ) -> None:
-        s = await store.create_session(app_name=APP, user_id="u1")
-        covered = [_event(text=f"e{i}") for i in range(3)]
-        for e in covered:
-            s = await store.append_event(s, e)
-        compaction = _compaction_event(covered, "all of it")
-        s = await store.append_event(s, compaction)
-        loaded = await store.get_session(
-            app_name=APP,
-            user_id="u1",
-            session_id=s.id,
-            config=GetSessionConfig(from_latest_compaction=True),
-        )
-        assert loaded.events == (compaction,)
-        assert loaded.version == 4
-        other = await store.create_session(app_name=APP, user_id="u1")
-        other = await store.append_event(other, _event(text="elsewhere"))
-        loaded_other = await store.get_session(
-            app_name=APP,
-            user_id="u1",
-            session_id=other.id,
-            config=GetSessionConfig(from_latest_compaction=True),
-        )
-        assert [e.text() for e in loaded_other.events] == ["elsewhere"]
+    # --- listing and deletion -----------------------------------------------------------------
 
     async def test_list_sessions_without_events(self, store: SessionService) -> None:
         a = await store.create_session(app_name=APP, user_id="u1", state={"k": 1})
@@ -621,58 +343,3 @@ class SessionServiceConformance:
                 assert fold(e.actions.state_delta for e in loaded.events) == expected
 
         asyncio.run(run())
-
-    # --- several processes --------------------------------------------------------------------
-
-    async def test_appends_from_several_processes(self, store: SessionService) -> None:
-        spec = self.service_spec(store)
-        if spec is None:
-            pytest.skip("this store cannot be shared between processes")
-        s = await store.create_session(app_name=APP, user_id="u1")
-        workers, per_worker = 4, 30
-        ctx = multiprocessing.get_context("spawn")
-        loop = asyncio.get_running_loop()
-        with ctx.Pool(workers) as pool:
-            jobs = [
-                pool.apply_async(append_with_retries, (spec, APP, "u1", s.id, w, per_worker))
-                for w in range(workers)
-            ]
-            produced = [await loop.run_in_executor(None, job.get, 120) for job in jobs]
-        loaded = await self._reload(store, s)
-        stored_ids = [e.id for e in loaded.events]
-        assert loaded.version == workers * per_worker
-        assert len(stored_ids) == len(set(stored_ids)) == workers * per_worker
-        assert set(stored_ids) == {i for ids in produced for i in ids}
-        for ids in produced:  # each writer's events in the order it wrote them
-            positions = [stored_ids.index(i) for i in ids]
-            assert positions == sorted(positions)
-        stamps = [e.timestamp for e in loaded.events]
-        assert all(a < b for a, b in itertools.pairwise(stamps))
-        assert loaded.state == {f"w{w}": per_worker - 1 for w in range(workers)}
-
-    async def test_sigkill_mid_append_leaves_whole_appends(self, store: SessionService) -> None:
-        spec = self.service_spec(store)
-        if spec is None:
-            pytest.skip("this store cannot be shared between processes")
-        s = await store.create_session(app_name=APP, user_id="u1")
-        ctx = multiprocessing.get_context("spawn")
-        rng = random.Random(1234)
-        for _ in range(4):
-            before = (await self._reload(store, s)).version
-            child = ctx.Process(target=append_forever, args=(spec, APP, "u1", s.id))
-            child.start()
-            deadline = time.monotonic() + 60
-            while (await self._reload(store, s)).version < before + 5:
-                assert time.monotonic() < deadline, "the child never appended"
-                assert child.is_alive(), f"the child died: exit code {child.exitcode}"
-                await asyncio.sleep(0.02)
-            await asyncio.sleep(rng.uniform(0.0, 0.05))
-            assert child.pid is not None
-            os.kill(child.pid, signal.SIGKILL)
-            child.join(10)
-            loaded = await self._reload(store, s)
-            assert loaded.version == len(loaded.events) > before
-            last = loaded.events[-1]
-            assert last.text().startswith(f"event {loaded.version} ")
-            assert loaded.state == fold(e.actions.state_delta for e in loaded.events)
-            assert loaded.state["n"] == loaded.version
