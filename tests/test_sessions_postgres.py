@@ -8,6 +8,7 @@ when the test is done.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
 import time
@@ -291,3 +292,29 @@ async def test_migration_2_backfills_compactions_stored_before_it(
         postgres_dsn, postgres_schema, "SELECT event_id, compaction_end FROM events ORDER BY pk"
     )
     assert ends == [(e.id, 101.0 if e is compaction else None) for e in rows]
+
+
+async def test_a_load_cancelled_mid_pipeline_leaves_the_pool_usable(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
+    # A server cancels a request's task when its client hangs up, and anyio's cancel scopes
+    # cancel again at every await the task makes on its way out, cleanup included. Cancelled
+    # so at every point of its pipeline, a load must leave the pool's only connection fit for
+    # the next one.
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema, max_size=1) as service:
+        s = await service.create_session(app_name="a", user_id="u")
+        for i in range(100):
+            event = Event(author="user", invocation_id="i", content=Content.from_text(f"m{i}"))
+            s = await service.append_event(s, event)
+        for step in range(60):
+            task = asyncio.create_task(
+                service.get_session(app_name="a", user_id="u", session_id=s.id)
+            )
+            await asyncio.sleep(step * 0.00005)
+            while not task.done():
+                task.cancel()
+                await asyncio.sleep(0)
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            loaded = await service.get_session(app_name="a", user_id="u", session_id=s.id)
+            assert loaded.version == 100

@@ -18,7 +18,6 @@ try:
     import psycopg
     from psycopg import errors as pg_errors
     from psycopg.abc import Params
-    from psycopg.pq import TransactionStatus
 
     from agentlog._stores.postgres import Conn as _Conn
     from agentlog._stores.postgres import PostgresPool, PostgresStore
@@ -137,12 +136,13 @@ class PostgresSessionService(PostgresStore):
                     cursors = [await conn.execute(query, params) for query, params in queries]
                     await conn.execute("COMMIT")
             except BaseException:
-                if conn.info.transaction_status in (
-                    TransactionStatus.INTRANS,
-                    TransactionStatus.INERROR,
-                ):
-                    with contextlib.suppress(psycopg.Error):
-                        await conn.execute("ROLLBACK")
+                # A cancellation that lands again while the pipeline is being closed (anyio
+                # cancels at every await once a client hangs up) leaves libpq in pipeline mode
+                # reading IDLE while the server holds the transaction open; a ROLLBACK guarded
+                # by that status let such a connection fail the pool's next user with
+                # ActiveSqlTransaction. Closing never awaits, and the pool replaces it.
+                with contextlib.suppress(psycopg.Error):
+                    await conn.close()
                 raise
             return [await cursor.fetchall() for cursor in cursors]
 
