@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agentlog import Content, CredentialRequest, Event, Part, SqliteSessionService
+from agentlog import Content, CredentialRequest, ErrorCode, Event, Part, SqliteSessionService
 from agentlog.agents import BaseAgent, InvocationContext, LlmAgent, SequentialAgent
 from agentlog.context import ToolContext
 from agentlog.errors import (
@@ -21,6 +21,7 @@ from agentlog.errors import (
 )
 from agentlog.models.base import LlmRequest
 from agentlog.models.scripted import ScriptedLlm
+from agentlog.run_config import RunConfig
 from agentlog.runner import Runner, confirmation_answer, credential_answer
 from agentlog.tools import FunctionTool
 
@@ -119,6 +120,33 @@ async def test_approval_resumes_the_same_invocation_and_runs_the_tool_once(h: An
     assert CONFIRM not in _names(final_request)
     stored = await h.events(sid)
     assert len(stored) == len(paused) + len(resumed)
+
+
+@pytest.mark.parametrize(("limit", "answered"), [(1, False), (2, True)])
+async def test_model_calls_before_a_pause_count_against_max_llm_calls(
+    h: Any, limit: int, answered: bool
+) -> None:
+    # The turn calls the model once before pausing; resumed, it is the same invocation, so a
+    # limit of one is already spent and a limit of two allows the answer.
+    calls: list[str] = []
+    llm = ScriptedLlm(
+        [
+            ScriptedLlm.call("refund_order", {"order_id": "1182", "amount": 12.5}),
+            ScriptedLlm.text("Refund of $12.50 issued."),
+        ]
+    )
+    config = RunConfig(max_llm_calls=limit)
+    runner = h.runner(LlmAgent(name="desk", model=llm, tools=[refund_tool(calls)]))
+    sid = await h.session()
+    paused = await h.run(runner, sid, "refund 1182", run_config=config)
+    answer = confirmation_answer(_request_id(paused), True)
+    resumed = await h.run(runner, sid, answer, run_config=config)
+    assert calls == ["1182"]  # the approved tool runs either way
+    assert len(llm.requests) == (2 if answered else 1)
+    if answered:
+        assert resumed[-1].text() == "Refund of $12.50 issued."
+    else:
+        assert resumed[-1].error_code is ErrorCode.MAX_LLM_CALLS
 
 
 async def test_decline_never_runs_the_tool_and_the_model_sees_why(h: Any) -> None:

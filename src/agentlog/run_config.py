@@ -25,5 +25,10 @@ class RunConfig(BaseModel):
 
     streaming_mode: StreamingMode = Field(default=StreamingMode.NONE, description="Drafts or not.")
     max_llm_calls: int = Field(
-        default=500, gt=0, description="Model calls allowed in one invocation before it stops."
+        default=500,
+        gt=0,
+        description=(
+            "Model calls allowed in one invocation before it stops; a turn resumed after a "
+            "confirmation counts the calls it made before pausing."
+        ),
     )

@@ -153,6 +153,9 @@ class Runner:
                 root_agent=self.agent,
                 user_content=new_message,
                 resume=resume[1] if resume else None,
+                # A resumed turn is the same invocation: the calls it made before pausing
+                # count against max_llm_calls, read from the log so a restart keeps them.
+                llm_calls=_model_calls(session, invocation_id) if resume else 0,
             )
             # Chosen before the message is stored: an answer for an agent this runner does not
             # have is refused with nothing written.
@@ -379,6 +382,16 @@ def _check_message(message: Content) -> None:
         )
     if kinds == {"text"} and not any(p.text and p.text.strip() for p in message.parts):
         raise InvalidMessageError("the message is empty")
+
+
+def _model_calls(session: Session, invocation_id: str) -> int:
+    """The model responses the session holds for ``invocation_id`` (since its latest
+    compaction, when loaded from it)."""
+    return sum(
+        1
+        for event in session.events
+        if event.invocation_id == invocation_id and event.author != "user" and event.model
+    )
 
 
 def _resolve_answers(session: Session, message: Content) -> tuple[str, ResumeInfo] | None:
