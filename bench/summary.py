@@ -6,16 +6,17 @@ Run from the repository root with the dev venv (it needs nothing beyond agentlog
 
 1. **render + validate, 1,000 events**: a session of 1,000 events made by chaining the
    development sessions (ids renumbered ``e0001``...), rendered with ``transcript_lines`` and
-   checked with ``validate_output`` (parsing included) against two records that pass: the
-   smallest one (one item per event holding entities, listing them: the size of record a model
-   writes) and the extractive summariser's (every tool result spelled out, the largest).
-   Target: render + validate under 20 ms.
+   checked with ``validate_output`` (parsing included) against two records that pass, one row
+   each: the smallest passing record (one item per event holding entities, listing them: the
+   size of record a model writes) and the extractive summariser's record (every tool result
+   spelled out, the largest). Target: render + validate under 20 ms, for both records.
 2. **extractive summariser**: ``ExtractiveSummarizer.summarize_now`` (render, extract,
    validate) over all 80 development sessions, in sessions per second, with how many pass the
    validator. Target: at least 200 sessions a second.
 
-Each figure is the best of ``--runs`` runs (the median is printed next to it). Without the
-development sessions the first measurement uses the worked refund example repeated.
+Each figure is the median of ``--runs`` runs, which is what a target is judged on; the best run
+is printed next to it. Without the development sessions the first measurement uses the worked
+refund example repeated.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ DOMAINS = {"retail": EntityPatterns.retail(), "telecom": EntityPatterns.telecom(
 
 
 def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
-    """Best and median wall time of ``runs`` calls, in seconds (GC off while timing)."""
+    """Median and best wall time of ``runs`` calls, in seconds (GC off while timing)."""
     times = []
     for _ in range(runs):
         gc.collect()
@@ -61,7 +62,7 @@ def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
             times.append(time.perf_counter() - start)
         finally:
             gc.enable()
-    return min(times), statistics.median(times)
+    return statistics.median(times), min(times)
 
 
 def long_session(sessions: Sequence[ImportedSession], n: int) -> tuple[Event, ...]:
@@ -109,17 +110,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"the reference record does not pass: {result.last_problems[:3]}", file=sys.stderr)
         return 1
     transcript = render_transcript(events)
-    render_best, render_med = timed(lambda: transcript_lines(events), args.runs)
+    render_med, render_best = timed(lambda: transcript_lines(events), args.runs)
     size = f"{len(events):,} events, {len(transcript) / 1000:.0f} kB transcript"
     rows.append(
         (
             "render (transcript_lines)",
             size,
-            f"{render_best * 1000:.1f} ms",
             f"{render_med * 1000:.1f} ms",
+            f"{render_best * 1000:.1f} ms",
         )
     )
-    records = {"smallest": smallest_record(events, patterns), "extractive": result.record}
+    records = {
+        "smallest passing record": smallest_record(events, patterns),
+        "extractive summariser's record": result.record,
+    }
     for name, record in records.items():
         output = record.model_dump_json()
         _, problems = validate_output(
@@ -133,16 +137,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             lines = transcript_lines(events)
             validate_output(output, events=events, transcript=lines, patterns=patterns)
 
-        best, med = timed(both, args.runs)
-        ok = best * 1000 < RENDER_TARGET_MS
+        med, best = timed(both, args.runs)
+        ok = med * 1000 < RENDER_TARGET_MS
         failures += not ok
         items = len(list(record.items()))
         rows.append(
             (
-                f"render + validate, {name} record (target < {RENDER_TARGET_MS:.0f} ms)",
+                f"render + validate, {name} (target < {RENDER_TARGET_MS:.0f} ms)",
                 f"{items} items, {len(output) / 1000:.0f} kB JSON, {'ok' if ok else 'MISSED'}",
-                f"{best * 1000:.1f} ms",
                 f"{med * 1000:.1f} ms",
+                f"{best * 1000:.1f} ms",
             )
         )
 
@@ -156,22 +160,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             for summarizer, session in work:
                 summarizer.summarize_now(session)
 
-        best, med = timed(run_all, args.runs)
-        rate, rate_med = len(work) / best, len(work) / med
-        ok = rate >= EXTRACTIVE_TARGET
+        med, best = timed(run_all, args.runs)
+        rate_med, rate_best = len(work) / med, len(work) / best
+        ok = rate_med >= EXTRACTIVE_TARGET
         failures += not ok
         rows.append(
             (
                 f"extractive summariser (target >= {EXTRACTIVE_TARGET:.0f}/s)",
                 f"{len(work)} sessions, {passed} pass the validator, {'ok' if ok else 'MISSED'}",
-                f"{rate:,.0f} sessions/s",
                 f"{rate_med:,.0f} sessions/s",
+                f"{rate_best:,.0f} sessions/s",
             )
         )
     else:
         rows.append(("extractive summariser", f"no sessions in {eval_dir}", "-", "-"))
 
-    header = ("measurement", "workload", "best", "median")
+    header = ("measurement", "workload", "median", "best")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
     start = time.perf_counter()

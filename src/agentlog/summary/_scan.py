@@ -3,8 +3,10 @@
 Python's regex engine finds a literal first character quickly (a memchr-like search) and a
 character class or a look-behind first character slowly (it tries every position). Transcripts
 are mostly JSON, hundreds of kilobytes for a long session, so every scanner here starts from a
-literal anchor (``-``, ``_``, ``$``, ``"``, a month's name) and looks around it in Python,
-which makes them 10 to 50 times faster than the obvious patterns.
+literal anchor (``-``, ``_``, ``"``) and looks around it in Python, which makes them 10 to 50
+times faster than the obvious patterns. Where a format has no literal (a digit, a month's
+initial), a byte copy of the text marks it with one (``0``, ``\\x01``) for the regex to start
+from; a lone character (``$``) is found faster still by ``str.find``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ __all__ = [
     "date_entities",
     "digits_key",
     "id_key",
+    "item_ids",
     "money_entities",
+    "new_entity",
     "order_ids",
     "payment_method_ids",
     "phones",
@@ -50,6 +54,11 @@ class Entity(NamedTuple):
     def shown(self) -> str:
         """How a record may write it: amounts normalised (``12.5`` -> ``12.50``), else as found."""
         return self.key.removeprefix("money:") if self.kind == "money" else self.text
+
+
+new_entity: Final = tuple.__new__
+"""``new_entity(Entity, (kind, name, text, key, start))``: an entity made without the named
+tuple's ``__new__``, a Python function that costs as much again (for the hottest loops)."""
 
 
 def ascii_copy(text: str) -> str:
@@ -96,9 +105,15 @@ _USER_HEAD: Final = re.compile(r"(?<![\w.])[a-z]+(?:_[a-z]+)+$")
 _PAYMENT_HEAD: Final = re.compile(
     r"(?<![\w.])(?:credit_card|debit_card|gift_card|paypal|bank_account|store_credit)$"
 )
+_LOWER_WORD: Final = "abcdefghijklmnopqrstuvwxyz_"
 _PHONE_DASH: Final = re.compile(r"-\d{3}-\d{4}(?![\w-])")
 _PHONE_PAREN: Final = re.compile(r"\) ?\d{3}-\d{4}(?![\w-])")
 _ACCOUNT: Final = tuple(re.compile(rf"{c}\d{{4,}}(?![\w-])") for c in "BCDLP")
+_ITEM_ID: Final = re.compile(r"\d(?<=(?<![\w.-])\d)\d{9}(?![\w.-])")
+# ``_ITEM_ID`` for ASCII text whose digits all read ``0``: it then starts with a literal (spelt
+# out: the engine takes ``0{10}`` for a repeat, not a literal, and would try every position).
+_ZERO_DIGITS: Final = bytes.maketrans(b"123456789", b"0" * 9)
+_TEN_ZEROS: Final = re.compile(rb"0000000000(?<![\w.-]0000000000)(?![\w.-])")
 
 
 def _free_before(text: str, i: int, extra: str = "") -> bool:
@@ -115,13 +130,24 @@ def order_ids(text: str) -> Iterator[tuple[int, int]]:
             yield i, m.end()
 
 
+def _head_start(text: str, window: int, end: int) -> int:
+    """Where to search ``text`` for a ``_USER_HEAD`` ending at ``end``, at most ``window``
+    characters back."""
+    # A head is all [a-z_], so it starts in the run of them that ends at ``end`` (or at the
+    # newline before it, where ``$`` also matches). Searched from there, the regex finds what
+    # it finds from further back, without trying every position before.
+    lo = max(0, end - window)
+    return lo + len(text[lo:end].rstrip("\n").rstrip(_LOWER_WORD))
+
+
 def user_ids(text: str) -> Iterator[tuple[int, int]]:
     """``jane_doe_1234``: lowercase words joined by ``_`` and four digits (not a payment id)."""
     for m in _UNDER_DIGITS.finditer(text):
-        if m.end() - m.start() != 5:
+        start = m.start()
+        if m.end() - start != 5:
             continue
-        head = _USER_HEAD.search(text, max(0, m.start() - 64), m.start())
-        if head is not None and _PAYMENT_HEAD.search(text, head.start(), m.start()) is None:
+        head = _USER_HEAD.search(text, _head_start(text, 64, start), start)
+        if head is not None and _PAYMENT_HEAD.search(text, head.start(), start) is None:
             yield head.start(), m.end()
 
 
@@ -146,6 +172,17 @@ def phones(text: str) -> Iterator[tuple[int, int]]:
             yield i, m.end()
 
 
+def item_ids(text: str) -> Iterator[tuple[int, int]]:
+    """``7751905257``: ten digits standing alone (not part of a longer number, word or id)."""
+    if not text.isascii():
+        yield from (m.span() for m in _ITEM_ID.finditer(text))
+        return
+    # A regex starting with a digit class tries every position; with every digit read as
+    # ``0``, one starting with ten literal zeros jumps from candidate to candidate.
+    for m in _TEN_ZEROS.finditer(text.encode("ascii").translate(_ZERO_DIGITS)):
+        yield m.span()
+
+
 def account_ids(text: str) -> Iterator[tuple[int, int]]:
     """``C1001``, ``L1002``, ``P1001``, ``D1001``, ``B1234321``: customers, lines, plans,
     devices, bills."""
@@ -159,11 +196,26 @@ def account_ids(text: str) -> Iterator[tuple[int, int]]:
 
 _AFTER_SIGN: Final = re.compile(r" ?-? ?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.]\d)")
 _BEFORE_CODE: Final = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?) ?$")
-# One literal scan each: faster than one alternation, and than ``in`` on non-ASCII text.
-_CODES: Final = tuple(re.compile(rf"{code}(?!\w)") for code in ("USD", "EUR", "GBP", "dollars"))
-_SIGNS: Final = tuple(re.compile(re.escape(sign)) for sign in "$€£")
+_CODES: Final = tuple(
+    (code, re.compile(rf"{code}(?!\w)")) for code in ("USD", "EUR", "GBP", "dollars")
+)
 # A JSON number, or a numeric string short enough to be an amount (ten-digit ids are not).
-_JSON_VALUE: Final = re.compile(r'": ?(?:(-?\d+(?:\.\d+)?)(?=[,}\]\s])|"(-?\d{1,9}(?:\.\d+)?)")')
+# Every JSON key is tried, so a failed try must be cheap: each alternative starts with a
+# literal or a class, which lets the engine skip it at a glance, and the possessive ``?+`` and
+# ``++`` never backtrack (backtracking could not find a match: what they give back is a
+# digit, a dot or a space, which the next step refuses). No groups: marks cost on every try.
+_JSON_VALUE: Final = re.compile(
+    r'": ?+(?:"-?\d{1,9}+(?:\.\d++)?+"|-\d++(?:\.\d++)?+(?=[,}\]\s])|\d++(?:\.\d++)?+(?=[,}\]\s]))'
+)
+
+
+def _find_all(text: str, literal: str) -> Iterator[int]:
+    """Where ``literal`` starts in ``text``, left to right (``str.find`` looks for a character
+    at memchr speed, and for a short word faster than a regex does)."""
+    i = text.find(literal)
+    while i >= 0:
+        yield i
+        i = text.find(literal, i + 1)
 
 
 def money_entities(
@@ -172,15 +224,16 @@ def money_entities(
     """Amounts with a currency sign or code, and numbers under a money-ish JSON key (``scan``
     is ``text``'s ASCII copy, if made already)."""
     scan = ascii_copy(text) if scan is None else scan
-    for sign, regex in zip("$€£", _SIGNS, strict=True):
-        for m in regex.finditer(scan if sign == "$" else text):
-            n = _AFTER_SIGN.match(text, m.end())
+    for sign in "$€£":
+        for i in _find_all(scan if sign == "$" else text, sign):
+            n = _AFTER_SIGN.match(text, i + 1)
             key = amount_key(n[1]) if n is not None else None
             if n is not None and key is not None:
-                yield Entity("money", "amount", text[m.start() : n.end()], key, m.start())
-    for regex in _CODES:
-        for m in regex.finditer(scan):
-            if not _free_before(text, m.start()):
+                yield Entity("money", "amount", text[i : n.end()], key, i)
+    for code, regex in _CODES:
+        for i in _find_all(scan, code):
+            m = regex.match(scan, i)  # a code cannot overlap itself: every match is found
+            if m is None or not _free_before(text, i):
                 continue
             # "12.50 USD" when a number comes just before the code, else "USD 12.50".
             n = _BEFORE_CODE.search(text, max(0, m.start() - 24), m.start())
@@ -192,19 +245,28 @@ def money_entities(
                 yield Entity("money", "amount", text[start : max(n.end(), m.end())], key, start)
     # The hot loop of a long transcript: every number in its JSON. Kept flat on purpose.
     amounts: dict[str, str | None] = {}
+    money_names: dict[str, bool] = {}  # a transcript repeats its keys: one call per key
     rfind = text.rfind
     for m in _JSON_VALUE.finditer(scan):
-        start = m.start()
+        start, end = m.span()
         quote = rfind('"', start - 64 if start > 64 else 0, start)
-        if quote < 0 or not money_key(text[quote + 1 : start]):
+        if quote < 0:
             continue
-        group = 1 if m[1] is not None else 2
-        number = m[group]
+        name = text[quote + 1 : start]
+        money = money_names.get(name)
+        if money is None:
+            money = money_names[name] = money_key(name)
+        if not money:
+            continue
+        at = start + 3 if scan[start + 2] == " " else start + 2
+        if scan[at] == '"':  # a numeric string: the number is inside the quotes
+            at, end = at + 1, end - 1
+        number = scan[at:end]
         key = amounts.get(number)
         if key is None and number not in amounts:
             key = amounts[number] = amount_key(number)
         if key is not None and key != "money:0.00":
-            yield Entity("money", "amount", number, key, m.start(group))
+            yield new_entity(Entity, ("money", "amount", number, key, at))
 
 
 # --- dates --------------------------------------------------------------------------------------
@@ -217,6 +279,14 @@ _MONTH_NAMES: Final = (
 )  # fmt: skip
 _MONTHS: Final = dict(_MONTH_NAMES)
 _MONTH_WORD: Final = re.compile("(" + "|".join(name for name, _ in _MONTH_NAMES) + r")\.?(?!\w)")
+# A regex whose first character is one of several tests a character class at every position,
+# which for a long transcript costs more than all the other date scanning together. Instead,
+# every month's initial is marked with one byte, and a regex starting with that literal finds
+# each place where an initial is followed by the next two letters of some month's name.
+_INITIALS: Final = tuple(sorted({name[0].encode() for name, _ in _MONTH_NAMES}))
+_MONTH_STEM: Final = re.compile(
+    b"\x01(?:" + b"|".join(sorted({name[1:3].encode() for name, _ in _MONTH_NAMES})) + b")"
+)
 _DAY_AFTER: Final = re.compile(r" (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?(?!\w)")
 _DAY_BEFORE: Final = re.compile(r"(?<![\w-])(\d{1,2})(?:st|nd|rd|th)?(?: of)? $")
 _YEAR_AFTER: Final = re.compile(r",? (\d{4})(?![\w-])")
@@ -230,6 +300,19 @@ def _date_key(year: str | None, month: int, day: str) -> str | None:
     return f"date:{year or '-'}-{month:02d}-{d:02d}"
 
 
+def _month_words(scan: str) -> Iterator[re.Match[str]]:
+    """``_MONTH_WORD.finditer(scan)``, faster (see ``_MONTH_STEM``)."""
+    # Tried only where a name can start, the regex finds what a full scan finds: a match
+    # holds no capital letter after its first, so it never covers another stem.
+    marked = scan.encode("ascii", "replace")
+    for initial in _INITIALS:  # capitals are rare: memchr jumps between them
+        marked = marked.replace(initial, b"\x01")
+    for stem in _MONTH_STEM.finditer(marked):
+        m = _MONTH_WORD.match(scan, stem.start())
+        if m is not None:
+            yield m
+
+
 def date_entities(text: str, scan: str | None = None) -> Iterator[Entity]:
     """ISO dates (``2026-09-28``) and written ones (``28 September``, ``Sept. 28, 2026``);
     a date without a year has the key ``date:--MM-DD`` (``scan``: ``text``'s ASCII copy)."""
@@ -238,7 +321,7 @@ def date_entities(text: str, scan: str | None = None) -> Iterator[Entity]:
         key = _date_key(m[1], int(m[2]), m[3])
         if key is not None:
             yield Entity("date", "date", text[m.start(1) : m.end()], key, m.start(1))
-    for m in _MONTH_WORD.finditer(scan):
+    for m in _month_words(scan):
         start, month = m.start(), _MONTHS[m[1]]
         if not _free_before(text, start, "-"):
             continue

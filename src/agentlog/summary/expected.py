@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from agentlog.summary._scan import ascii_copy
+from agentlog.summary._scan import ascii_copy, new_entity
 from agentlog.summary.entities import Entity, EntityPatterns, is_word, recall_keys
 from agentlog.summary.render import TranscriptLine, parse_line
 
@@ -37,8 +37,10 @@ Transcript = str | Sequence[TranscriptLine]
 has to be parsed back)."""
 
 
-def _line_heads(transcript: Transcript) -> tuple[str, list[tuple[int, int, str | None, bool]]]:
-    """The text and, per line, (start, body start, event id, is a tool result)."""
+def _line_heads(
+    transcript: Transcript,
+) -> tuple[str, str, list[tuple[int, int, str | None, bool]]]:
+    """The text, its ASCII copy and, per line, (start, body start, event id, is a tool result)."""
     heads: list[tuple[int, int, str | None, bool]] = []
     offset = 0
     if isinstance(transcript, str):
@@ -49,7 +51,7 @@ def _line_heads(transcript: Transcript) -> tuple[str, list[tuple[int, int, str |
             else:
                 heads.append((offset, offset + parsed[3], parsed[0], parsed[2] == "result"))
             offset += len(line) + 1
-        return transcript, heads
+        return transcript, ascii_copy(transcript), heads
     rendered: list[str] = []
     for tl in transcript:
         line = tl.render()
@@ -57,7 +59,10 @@ def _line_heads(transcript: Transcript) -> tuple[str, list[tuple[int, int, str |
         end = offset + len(line)
         heads.append((offset, end - len(tl.body), tl.event_id, tl.kind == "result"))
         offset = end + 1
-    return "\n".join(rendered), heads
+    text = "\n".join(rendered)
+    # Copied line by line, most lines are ASCII already and cost nothing.
+    scan = text if text.isascii() else "\n".join(map(ascii_copy, rendered))
+    return text, scan, heads
 
 
 def entity_occurrences(
@@ -66,10 +71,10 @@ def entity_occurrences(
     """Every entity occurrence in ``transcript`` with the id of the event whose line holds it,
     in order. Line heads (``[id] author``) are skipped; a ``"mentioned"``-scoped pattern skips
     ``RESULT`` lines."""
-    text, heads = _line_heads(transcript)
+    text, scan, heads = _line_heads(transcript)
     found: list[tuple[Entity, str | None]] = []
     line, last = 0, len(heads) - 1
-    for entity in patterns.find(text, mentioned=False):  # in order: walk the lines along
+    for entity in patterns.find(text, mentioned=False, scan=scan):  # in order: walk the lines
         while line < last and heads[line + 1][0] <= entity.start:
             line += 1
         _, body, eid, _ = heads[line]
@@ -80,6 +85,7 @@ def entity_occurrences(
         # Scoped patterns run once over the other lines' bodies joined, not line by line.
         ends = [*(h[0] - 1 for h in heads[1:]), len(text)]
         pieces: list[str] = []
+        scans: list[str] = []
         firsts: list[int] = []
         shifts: list[tuple[int, str | None]] = []
         joined = 0
@@ -87,15 +93,19 @@ def entity_occurrences(
             if result:
                 continue
             pieces.append(text[body:end])
+            scans.append(scan[body:end])
             firsts.append(joined)
             shifts.append((body - joined, eid))
             joined += end - body + 1
         bodies = "\n".join(pieces)
-        scan = ascii_copy(bodies)
+        bodies_scan = "\n".join(scans)
         for pattern in mentioned:
-            for entity in pattern.entities(bodies, scan=scan):
+            for entity in pattern.entities(bodies, scan=bodies_scan):
                 shift, eid = shifts[bisect_right(firsts, entity.start) - 1]
-                found.append((entity._replace(start=entity.start + shift), eid))
+                kind, name, found_text, key, start = entity
+                found.append(
+                    (new_entity(Entity, (kind, name, found_text, key, start + shift)), eid)
+                )
         found.sort(key=lambda pair: pair[0].start)
     return found
 

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from typing import Any, Final
 
+from agentlog.summary._fold import lower
+
 __all__ = ["DEFAULT_INSTRUCTION_PATTERNS", "InstructionPatterns"]
 
 _EARLIER: Final = (
@@ -62,6 +64,46 @@ word, which Python's regex engine finds fast (no leading ``\\b``, no leading alt
 # Clauses: sentences, list items, and the "; " that joins a tool payload's leaves.
 _CLAUSE: Final = re.compile(r"(?<=[.!?;])\s+|\s*[\n\u23ce]\s*")
 
+_PLAIN: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 _-")
+
+
+def _has_top_level_bar(source: str) -> bool:
+    depth, i = 0, 0
+    while i < len(source):
+        c = source[i]
+        if c == "\\":
+            i += 1  # the escaped character is skipped below
+        elif c == "[":  # a class: up to its first unescaped "]" not leading it
+            i += 2 if source[i + 1 : i + 2] == "^" else 1
+            i += 1 if source[i : i + 1] == "]" else 0
+            while i < len(source) and source[i] != "]":
+                i += 2 if source[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return True
+        i += 1
+    return False
+
+
+def _first_literal(source: str) -> str:
+    """Text that every match of ``source`` (compiled without flags) starts with; ``""`` when
+    that is not plain to see.
+
+    Every default pattern starts with a word, and most texts hold none of them: looking for
+    the word with ``in`` (a fast substring search) skips the regex, whose scan is slower.
+    """
+    if "(?#" in source or _has_top_level_bar(source):  # a comment may hide a bar
+        return ""
+    end = 0
+    while end < len(source) and source[end] in _PLAIN:
+        end += 1
+    if source[end : end + 1] in ("?", "*", "+", "{"):
+        end -= 1  # the last character is optional or repeated
+    return source[: max(end, 0)]
+
 
 class InstructionPatterns:
     """The instruction-like text a record must not carry. Immutable; ``extend`` returns a new one.
@@ -79,6 +121,10 @@ class InstructionPatterns:
         self._regexes: tuple[re.Pattern[str], ...] = tuple(
             re.compile(s, 0 if s == s.lower() else re.IGNORECASE) for s in self.sources
         )
+        # Case-insensitive matching finds more than the literal (U+017F for "s"): no shortcut.
+        self._literals: tuple[str, ...] = tuple(
+            _first_literal(s) if s == s.lower() else "" for s in self.sources
+        )
 
     def __repr__(self) -> str:
         return f"InstructionPatterns({len(self.sources)} patterns)"
@@ -94,8 +140,10 @@ class InstructionPatterns:
 
     def search(self, text: str) -> str | None:
         """The first instruction-like text found in ``text`` (as written there), or ``None``."""
-        lowered = text.lower()
-        for regex in self._regexes:
+        lowered = lower(text)
+        for regex, literal in zip(self._regexes, self._literals, strict=True):
+            if literal and literal not in lowered:
+                continue  # the regex cannot match
             m = regex.search(lowered)
             if m is not None:
                 found = text[m.start() : m.end()] if len(lowered) == len(text) else m[0]

@@ -36,7 +36,7 @@ from agentlog.summary.expected import (
     transcript_entities,
 )
 from agentlog.summary.instructions import InstructionPatterns
-from agentlog.summary.schema import SummaryItem, SummaryRecord
+from agentlog.summary.schema import SummaryRecord
 
 __all__ = [
     "ExpectedEntity",
@@ -141,23 +141,26 @@ def parse_record(output: str | Mapping[str, Any]) -> tuple[SummaryRecord | None,
         ]
         return None, problems
 
-    # Everything was validated by _OutRecord just above; constructing skips a second pass.
-    def items(raw: list[_OutItem]) -> tuple[SummaryItem, ...]:
-        return tuple(
-            SummaryItem.model_construct(
-                text=i.text,
-                sources=tuple(dict.fromkeys(_source(s) for s in i.sources)),
-                provenance=None,
-            )
+    # What _OutRecord passed is a valid SummaryRecord; validating it in one call builds every
+    # item in pydantic-core, several times faster than ``model_construct`` in Python per item.
+    def items(raw: list[_OutItem]) -> list[dict[str, Any]]:
+        return [
+            {
+                "text": i.text,
+                "sources": tuple(dict.fromkeys(map(_source, i.sources))),
+                "provenance": None,
+            }
             for i in raw
-        )
+        ]
 
-    record = SummaryRecord.model_construct(
-        goal=parsed.goal.strip(),
-        facts=items(parsed.facts),
-        decisions=items(parsed.decisions),
-        commitments=items(parsed.commitments),
-        open_questions=items(parsed.open_questions),
+    record = SummaryRecord.model_validate(
+        {
+            "goal": parsed.goal.strip(),
+            "facts": items(parsed.facts),
+            "decisions": items(parsed.decisions),
+            "commitments": items(parsed.commitments),
+            "open_questions": items(parsed.open_questions),
+        }
     )
     return record, []
 
