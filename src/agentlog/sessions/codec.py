@@ -90,13 +90,17 @@ def _skip_for(shape: tuple[bool, ...]) -> dict[str, Any]:
     return skip
 
 
+_validate_json: Final[Callable[[str | bytes], Event]] = Event.__pydantic_validator__.validate_json
+"""Parse and validate one current-format payload; the one entry both decoders use."""
+
+
 def decode_event(
     payload: str | bytes, format_version: int, *, session_id: str, event_id: str | None = None
 ) -> Event:
     """Parse a stored payload, upgrading older formats."""
     try:
         if format_version == EVENT_FORMAT_VERSION:
-            return Event.model_validate_json(payload)
+            return _validate_json(payload)
         if format_version > EVENT_FORMAT_VERSION or format_version < 1:
             raise CorruptRecordError(
                 session_id,
@@ -142,9 +146,6 @@ def decode_events(
     finally:
         if paused:
             gc.enable()
-
-
-_validate_json: Final = Event.__pydantic_validator__.validate_json
 
 
 _value_encoder: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
