@@ -196,9 +196,7 @@ def account_ids(text: str) -> Iterator[tuple[int, int]]:
 
 _AFTER_SIGN: Final = re.compile(r" ?-? ?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.]\d)")
 _BEFORE_CODE: Final = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?) ?$")
-_CODES: Final = tuple(
-    (code, re.compile(rf"{code}(?!\w)")) for code in ("USD", "EUR", "GBP", "dollars")
-)
+_CODES: Final = tuple(re.compile(rf"{code}(?!\w)") for code in ("USD", "EUR", "GBP", "dollars"))
 # A JSON number, or a numeric string short enough to be an amount (ten-digit ids are not).
 # Every JSON key is tried, so a failed try must be cheap: each alternative starts with a
 # literal or a class, which lets the engine skip it at a glance, and the possessive ``?+`` and
@@ -209,13 +207,13 @@ _JSON_VALUE: Final = re.compile(
 )
 
 
-def _find_all(text: str, literal: str) -> Iterator[int]:
-    """Where ``literal`` starts in ``text``, left to right (``str.find`` looks for a character
-    at memchr speed, and for a short word faster than a regex does)."""
-    i = text.find(literal)
+def _find_all(text: str, char: str) -> Iterator[int]:
+    """Where ``char`` occurs in ``text``, left to right (``str.find`` looks for one character
+    at memchr speed; for a word, a regex starting with it is faster, measured on transcripts)."""
+    i = text.find(char)
     while i >= 0:
         yield i
-        i = text.find(literal, i + 1)
+        i = text.find(char, i + 1)
 
 
 def money_entities(
@@ -230,10 +228,9 @@ def money_entities(
             key = amount_key(n[1]) if n is not None else None
             if n is not None and key is not None:
                 yield Entity("money", "amount", text[i : n.end()], key, i)
-    for code, regex in _CODES:
-        for i in _find_all(scan, code):
-            m = regex.match(scan, i)  # a code cannot overlap itself: every match is found
-            if m is None or not _free_before(text, i):
+    for regex in _CODES:  # a regex starting with a literal word finds it faster than find
+        for m in regex.finditer(scan):
+            if not _free_before(text, m.start()):
                 continue
             # "12.50 USD" when a number comes just before the code, else "USD 12.50".
             n = _BEFORE_CODE.search(text, max(0, m.start() - 24), m.start())
