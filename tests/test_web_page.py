@@ -383,8 +383,8 @@ def test_compaction_markers(browser: Any, tmp_path: Path) -> None:
         for text in ("hello", "where is my order A-1001?", "and order B-2040?"):
             desk.say(text)
             desk.idle()
-        # A compaction is stored after a turn's stream ends; the next request that sends
-        # Last-Event-ID (here, Sync) brings it.
+        # A compaction is stored after a turn's stream ends: the follow stream brings it
+        # within the server's poll interval, and Sync (which reopens it) at once.
         marker = page.locator("#chat details.compaction")
         for _ in range(50):
             if marker.count():
@@ -491,7 +491,8 @@ def test_a_narrow_screen_in_dark_mode(browser: Any, tmp_path: Path) -> None:
 
 def test_a_dropped_stream_resumes_with_last_event_id(browser: Any, tmp_path: Path) -> None:
     """The turn's response is cut after its first stored events: the page reattaches to the
-    session's stream with Last-Event-ID and ends up with every stored event once."""
+    session's stream with Last-Event-ID and ends up with every stored event once (its follow
+    stream carries them too)."""
     with desk_server(tmp_path) as base, desk_page(browser, base, "resume") as desk:
         page = desk.page
         resumed_from: list[str | None] = []
@@ -513,17 +514,90 @@ def test_a_dropped_stream_resumes_with_last_event_id(browser: Any, tmp_path: Pat
 
         desk.open()
         sid = desk.new_session()
-        resumed_from.clear()  # opening the session read its (empty) stream
+        resumed_from.clear()  # only what follows the cut counts
         page.route("**/sessions/*/messages", cut, times=1)
         desk.say(FIRST)
         expect(desk.chat_messages(FIRST_ANSWER)).to_have_count(1)
         desk.idle()
         events = stored(base, sid)["events"]
         assert desk.timeline_ids() == [e["id"] for e in events]
-        assert resumed_from == [events[2]["id"]]  # the last stored event the cut stream held
+        # The newest stored event the page held: the cut stream's last, or a later one that
+        # the session's follow stream had brought meanwhile.
+        assert len(resumed_from) == 1
+        assert resumed_from[0] in [e["id"] for e in events[2:]]
         expect(page.locator("#chat .msg.user")).to_have_count(1)
         expect(page.locator("#chat .chip")).to_have_count(2)
         desk.shot("01-resumed")
+
+
+def test_two_pages_on_one_session_follow_each_other(browser: Any, tmp_path: Path) -> None:
+    """A message sent in one page shows up in another page open on the same session as it
+    runs (drafts included), without a reload, and the other way round; each event once. A page
+    that opens another session stops following the first."""
+    second = "And where is my order B-2040?"
+    with (
+        desk_server(tmp_path, delay_s=0.1) as base,
+        desk_page(browser, base, "follow-a", watch=(FIRST_ANSWER, second)) as a,
+        desk_page(browser, base, "follow-b", watch=(FIRST_ANSWER, second)) as b,
+    ):
+        follows: list[str] = []
+        stopped: list[str] = []
+        b.page.on("request", lambda r: follows.append(r.url) if "follow=true" in r.url else None)
+        b.page.on("requestfailed", lambda r: stopped.append(r.url))
+        a.open()
+        sid = a.new_session()
+        b.open(f"?session={sid}")
+        b.idle()
+        expect(b.page.locator("#chat .empty")).to_contain_text("A new session")
+
+        # Sent in A: B shows the draft growing, then the answer in its place.
+        a.say(FIRST)
+        expect(b.page.locator("#chat .draft")).to_have_count(1)
+        expect(b.page.locator("#turn-status")).to_contain_text("is writing")
+        b.shot("01-draft-from-the-other-page")
+        expect(b.chat_messages(FIRST_ANSWER)).to_have_count(1)
+        expect(b.page.locator("#chat .msg.user", has_text=FIRST)).to_have_count(1)
+        expect(b.page.locator("#chat .draft")).to_have_count(0)
+        expect(b.page.locator("#chat .empty")).to_have_count(0)
+        a.idle()
+        b.idle()
+        events = stored(base, sid)["events"]
+        # B's details are reloaded once the turn ended, and its status line cleared.
+        expect(b.page.locator("#state-meta")).to_have_text(f"{len(events)} events")
+        expect(b.page.locator("#turn-status")).to_have_text("")
+        expect(b.page.locator("#timeline > li")).to_have_count(len(events))
+        assert b.timeline_ids() == [e["id"] for e in events]
+        b.shot("02-answer-from-the-other-page")
+
+        # And back: sent in B, shown in A.
+        b.say(second)
+        expect(a.page.locator("#chat .msg.user", has_text=second)).to_have_count(1)
+        expect(a.page.locator("#chat .msg.agent:not(.draft)")).to_have_count(2)
+        a.idle()
+        b.idle()
+        events = stored(base, sid)["events"]
+        for desk in (a, b):
+            expect(desk.page.locator("#timeline > li")).to_have_count(len(events))
+            assert desk.timeline_ids() == [e["id"] for e in events]
+            expect(desk.page.locator("#chat .draft")).to_have_count(0)
+            watch = desk.watch()
+            # The sending page gets its turn over two streams and still shows it once.
+            assert watch["maxCopies"] == {FIRST_ANSWER: 1, second: 1}, desk.name
+            assert watch["maxDrafts"] <= 1, desk.name
+        a.shot("03-reply-from-the-other-page")
+
+        # B opens another session: its follow stream of the first one is closed, and what A
+        # sends there no longer reaches B.
+        [first_follow] = follows
+        b.page.get_by_role("button", name="New session").click()
+        expect(b.page.locator("#session-label code")).not_to_have_text(sid)
+        b.idle()
+        a.say("hello again")
+        expect(a.page.locator("#chat .msg.user")).to_have_count(3)
+        a.idle()
+        assert first_follow in stopped
+        expect(b.page.locator("#chat .msg")).to_have_count(0)
+        assert len(follows) == 2
 
 
 def test_the_sse_parser_at_every_chunk_size(browser: Any, tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 Stateless by design: everything a turn needs is in the session store, so processes sharing a
 store could serve the same sessions; a process keeps only the live fan-out of the turns it is
-running (:mod:`agentlog.server.hub`).
+running and the readers waiting for a session's next turn (:mod:`agentlog.server.hub`).
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def create_app(
     stall_check_interval_s: float | None = 60.0,
     close_store_on_shutdown: bool = False,
     shutdown_grace_s: float = 5.0,
+    follow_poll_s: float = 1.0,
     summaries: SummaryStore | None = None,
     summarizer: Summarizer | None = None,
     summarize_idle_after_s: float | None = None,
@@ -74,6 +75,9 @@ def create_app(
             given) when the app shuts down.
         shutdown_grace_s: at shutdown, how long running turns may take to finish before
             they are cancelled.
+        follow_poll_s: how often a follow stream (``GET /sessions/{id}/stream?follow=true``)
+            reads its session's version, to notice what other processes sharing the store
+            stored; turns run by this process are noticed at once.
         summaries: where checked summaries are kept; adds the summary and digest routes.
         summarizer: takes summaries on request (``POST /sessions/{id}/summary``), and in the
             background with ``summarize_idle_after_s``.
@@ -89,6 +93,8 @@ def create_app(
         raise ValueError("session_service is not the runner's session_service")
     if max_body_bytes < 1 or approval_deadline_s < 0:
         raise ValueError("max_body_bytes must be positive and approval_deadline_s not negative")
+    if follow_poll_s <= 0:
+        raise ValueError("follow_poll_s must be positive")
     keys = KeyRing(api_keys, admin_keys)
     if keys.local:
         logger.info(
@@ -100,6 +106,7 @@ def create_app(
         hub=TurnHub(),
         keys=keys,
         approval_deadline_s=approval_deadline_s,
+        follow_poll_s=follow_poll_s,
         summaries=summaries,
         summarizer=summarizer,
         memory=memory,

@@ -132,6 +132,14 @@ def serve(
     approval_deadline: Annotated[
         float, typer.Option(help="Seconds before a paused approval counts as stalled.")
     ] = 900.0,
+    follow_poll: Annotated[
+        float,
+        typer.Option(
+            min=0.05,
+            help="Seconds between a follow stream's reads of the store, for the turns other "
+            "processes run on the same database.",
+        ),
+    ] = 1.0,
     summaries: Annotated[
         bool,
         typer.Option(help="Checked summaries (extractive, no model) and long-term memory."),
@@ -189,6 +197,7 @@ def serve(
         max_body_bytes=max_body_bytes,
         cors_origins=cors_origin or None,
         approval_deadline_s=approval_deadline,
+        follow_poll_s=follow_poll,
         close_store_on_shutdown=True,
         **extras,
     )

@@ -28,6 +28,8 @@ class Server:
     hub: TurnHub
     keys: KeyRing
     approval_deadline_s: float
+    follow_poll_s: float = 1.0
+    """How often a follow stream reads the store for what other processes stored."""
     summaries: SummaryStore | None = None
     summarizer: Summarizer | None = None
     memory: MemoryService | None = None

@@ -3,7 +3,8 @@
 An SSE ``id`` is set only on a frame that stands for a stored event, so ``Last-Event-ID``
 always names a stored event. SSE event names: ``event`` (a stored event), ``draft`` (partial
 text, keyed by the turn's id), ``error`` (a failure that could not be stored) and ``end`` (the
-turn's stream ended).
+turn's stream ended; a follow stream also sends one after the events another process stored,
+see :mod:`agentlog.server.follow`).
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ events and any error, then its end) and only its newest draft. Any number of cli
 it, each at its own pace: a slow client skips drafts that later frames have superseded and
 never slows the turn down. A turn is registered before its run starts, so a reader that
 snapshots the registry and then reads the store cannot miss a turn whose events it has read.
+A reader following a session waits for its next turn with :meth:`TurnHub.wait_for_turn`: one
+future per waiter, resolved when a turn registers, and dropped however the wait ends.
 """
 
 from __future__ import annotations
@@ -104,11 +106,15 @@ class TurnHub:
     def __init__(self) -> None:
         self._turns: dict[SessionKey, list[LiveTurn]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._waiters: dict[SessionKey, set[asyncio.Future[None]]] = {}
 
     def open(self, key: SessionKey) -> LiveTurn:
-        """Register a turn about to run on a session."""
+        """Register a turn about to run on a session, waking whoever waits for one."""
         turn = LiveTurn(key)
         self._turns.setdefault(key, []).append(turn)
+        for waiter in self._waiters.get(key, ()):
+            if not waiter.done():
+                waiter.set_result(None)
         return turn
 
     def close(self, turn: LiveTurn) -> None:
@@ -126,6 +132,30 @@ class TurnHub:
     def busy(self, key: SessionKey) -> bool:
         """Whether a turn is running (or waiting to run) on a session."""
         return bool(self._turns.get(key))
+
+    async def wait_for_turn(self, key: SessionKey) -> None:
+        """Wait until a turn is registered on a session (return at once if one is).
+
+        Bound the wait with ``asyncio.timeout``: the waiter is dropped however the wait ends.
+        """
+        if self.busy(key):
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiters = self._waiters.setdefault(key, set())
+        waiters.add(waiter)
+        try:
+            await waiter
+        finally:
+            waiter.cancel()
+            waiters.discard(waiter)
+            if not waiters and self._waiters.get(key) is waiters:
+                del self._waiters[key]
+
+    def waiting(self, key: SessionKey | None = None) -> int:
+        """How many readers wait for a turn on a session (on any session for ``None``)."""
+        if key is not None:
+            return len(self._waiters.get(key, ()))
+        return sum(len(waiters) for waiters in self._waiters.values())
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a turn's driver in the background, holding a reference until it ends."""

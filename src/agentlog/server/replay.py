@@ -28,6 +28,8 @@ class Replay:
     """The stored events after the id, in order."""
     known: frozenset[str]
     """Ids of every event read, those up to the id included."""
+    version: int = 0
+    """The session's version (its number of stored events) at the read; 0 if not read."""
 
 
 async def read_after(
@@ -60,7 +62,8 @@ async def read_after(
             if after is not None and position is None:
                 raise UnknownEventError(after)
             start = 0 if position is None else position + 1
-            return Replay(list(events[start:]), frozenset(e.id for e in events))
+            known = frozenset(e.id for e in events)
+            return Replay(list(events[start:]), known, session.version)
         wanted = max(cover, (wanted or 0) * 8)
 
 

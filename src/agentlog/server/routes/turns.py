@@ -1,4 +1,5 @@
-"""Turns as server-sent events: send a message, answer a request, (re)attach to a stream."""
+"""Turns as server-sent events: send a message, answer a request, (re)attach to a stream, or
+follow a session live across its turns."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from agentlog.events import Content
 from agentlog.runner import confirmation_answer, credential_answer
 from agentlog.server.auth import Caller
 from agentlog.server.deps import CallerDep, Server, ServerDep, SessionId
+from agentlog.server.follow import follow_session
 from agentlog.server.replay import Replay, read_after
 from agentlog.server.schemas import Answer, NewMessage
 from agentlog.server.streaming import session_stream, sse_response
@@ -35,7 +37,8 @@ STREAM: dict[int | str, dict[str, Any]] = {
             "Server-sent events. Each `data` is a StreamFrame. SSE event names: `event` (a "
             "stored event; its SSE `id` is the event's id), `draft` (partial text keyed by "
             "the turn's id: replace, never append), `error` (a failure that could not be "
-            "stored), `end` (the turn's stream ended)."
+            "stored), `end` (the turn's stream ended; in a follow stream, also the end of a "
+            "batch of events another process stored)."
         ),
         "content": {"text/event-stream": {"schema": {"$ref": "#/components/schemas/StreamFrame"}}},
     },
@@ -119,24 +122,27 @@ async def stream(
     after: Annotated[
         str | None, Query(description="Replay the stored events after this event id.")
     ] = None,
+    follow: Annotated[
+        bool,
+        Query(
+            description="Keep the stream open once the session is idle: every later turn "
+            "follows (its stored events, drafts and `end`), whichever client or process "
+            "starts it, until the client leaves or the session is deleted. Turns another "
+            "process runs arrive as stored events only, within the server's poll interval."
+        ),
+    ] = False,
     last_event_id: LastEventId = None,
 ) -> EventSourceResponse:
     """(Re)attach to a session: stored events after an id (`Last-Event-ID` wins over
     `after`), exactly once, then the running turn (if any) to its end; without an id, every
-    stored event first."""
+    stored event first. With `follow`, the stream then goes on with each later turn."""
     key = server.key(caller, session_id)
     resume_from = last_event_id or after
     # Registry first, then the store: see agentlog.server.streaming.
     turns = server.hub.turns(key)
     replay = await read_after(server.store, server.app_name, key, resume_from, turns)
-    frames = session_stream(
-        server.store,
-        server.app_name,
-        server.hub,
-        key,
-        resume_from,
-        turns,
-        replay,
-        server.runner.agent.name,
-    )
-    return sse_response(frames)
+    parts = (server.store, server.app_name, server.hub, key, resume_from, turns, replay)
+    author = server.runner.agent.name
+    if follow:
+        return sse_response(follow_session(*parts, author, poll_s=server.follow_poll_s))
+    return sse_response(session_stream(*parts, author))

@@ -1,5 +1,6 @@
-// The HTTP API, as the page uses it: JSON requests, and turns streamed as server-sent events
-// that resume with Last-Event-ID when the connection drops.
+// The HTTP API, as the page uses it: JSON requests, turns streamed as server-sent events, and a
+// session followed live across its turns; each stream resumes with Last-Event-ID when the
+// connection drops.
 
 import { SseParser } from "./sse.js";
 
@@ -78,13 +79,13 @@ export async function request(method, path, body) {
   return response.json();
 }
 
-async function openStream(method, path, body, lastEventId) {
+async function openStream(method, path, body, lastEventId, signal) {
   const extra = { Accept: "text/event-stream" };
   // Every request says which stored event the page holds last: the server first sends what
   // was stored after it (a compaction stored after the previous turn's end, or the rest of a
   // turn after a dropped connection), each event exactly once.
   if (lastEventId) extra["Last-Event-ID"] = lastEventId;
-  const init = { method, headers: headers(extra), cache: "no-store" };
+  const init = { method, headers: headers(extra), cache: "no-store", signal };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -94,14 +95,18 @@ async function openStream(method, path, body, lastEventId) {
   return response;
 }
 
-/** Read one stream, calling onFrame per frame; true when the turn's `end` arrived. */
-async function readFrames(response, onFrame) {
+/**
+ * Read one stream, calling onFrame per frame. By default it stops at the turn's `end` and
+ * returns true; with `untilClosed` it reads on until the server closes the stream (false).
+ */
+async function readFrames(response, onFrame, { untilClosed = false, signal } = {}) {
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
   try {
     for (;;) {
       const { value, done } = await reader.read();
       for (const sse of done ? parser.finish() : parser.push(value)) {
+        if (signal?.aborted) return false; // a chunk read before the abort is not applied
         let data;
         try {
           data = JSON.parse(sse.data);
@@ -109,7 +114,7 @@ async function readFrames(response, onFrame) {
           continue; // not one of ours
         }
         onFrame({ kind: sse.event, id: sse.id, data });
-        if (sse.event === "end") return true;
+        if (sse.event === "end" && !untilClosed) return true;
       }
       if (done) return false;
     }
@@ -161,5 +166,39 @@ export async function streamTurn({
       if (err instanceof ApiError && err.status < 500) throw err;
       response = null;
     }
+  }
+}
+
+/**
+ * Follow a session live until `signal` aborts: GET /sessions/{id}/stream?follow=true sends the
+ * stored events after Last-Event-ID and the running turn, then an `end` (the page is caught
+ * up), then every later turn as it runs, whichever tab or client started it (a turn another
+ * server process runs arrives as stored events, without drafts).
+ *
+ * When the connection drops or the server closes the stream, it reconnects with the newest
+ * `lastEventId()`. Resolves once aborted; throws ApiError when the server refuses (the
+ * session is gone) and ConnectionLost after MAX_RECONNECTS failures in a row.
+ */
+export async function followSession({ sessionId, lastEventId, onFrame, onRetry, signal }) {
+  const path = `${sessionPath(sessionId, "/stream")}?follow=true`;
+  let opened = false;
+  let failures = 0;
+  for (;;) {
+    try {
+      const response = await openStream("GET", path, undefined, lastEventId(), signal);
+      opened = true;
+      failures = 0;
+      await readFrames(response, onFrame, { untilClosed: true, signal });
+    } catch (err) {
+      if (signal.aborted) return;
+      // A first request that fails says so at once, as a turn's does; a refusal later (the
+      // session was deleted, the key revoked) will not get better by retrying either.
+      if (!opened || (err instanceof ApiError && err.status < 500)) throw err;
+    }
+    if (signal.aborted) return;
+    failures += 1;
+    if (failures > MAX_RECONNECTS) throw new ConnectionLost("the connection keeps dropping");
+    onRetry?.(failures);
+    await sleep(Math.min(250 * 2 ** failures, 4000));
   }
 }

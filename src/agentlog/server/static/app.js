@@ -1,10 +1,20 @@
 // The page's entry point: one open session, its chat, timeline, state and handoff record.
 //
-// Every stored event reaches the page through a stream (a turn's POST, or GET .../stream to
-// load or resync a session), and each one is applied once: its id is remembered, the newest
-// id is sent as Last-Event-ID on the next request, and an id seen before is skipped.
+// Every stored event reaches the page through a stream, and each one is applied once: its id
+// is remembered, the newest id is sent as Last-Event-ID on the next request, and an id seen
+// before is skipped. Two kinds of stream carry them: the open session's follow stream (GET
+// .../stream?follow=true, open as long as the session is, so a turn started in another tab
+// shows up here as it runs) and this tab's own turns (a message's or an answer's POST).
 
-import { ApiError, ConnectionLost, apiKey, request, sessionPath, streamTurn } from "./api.js";
+import {
+  ApiError,
+  ConnectionLost,
+  apiKey,
+  followSession,
+  request,
+  sessionPath,
+  streamTurn,
+} from "./api.js";
 import { ChatView } from "./chat.js";
 import { h } from "./dom.js";
 import { renderRecord } from "./record.js";
@@ -43,12 +53,14 @@ const timeline = new Timeline(ui.timeline);
 
 let session = blankSession(null);
 let summariesOffered = true; // false once the server says it keeps none
+let watching = null; // the AbortController of the open session's follow stream
 
 function blankSession(id) {
   return {
     id,
     lastEventId: null, // the newest stored event shown: sent as Last-Event-ID
     seen: new Set(), // ids of the stored events shown
+    ownTurns: new Set(), // invocation ids of the turns this tab streams itself
     version: 0, // stored events, as the server last said
     busy: false,
   };
@@ -56,12 +68,28 @@ function blankSession(id) {
 
 // --- frames ----------------------------------------------------------------------------------
 
-function handleFrame({ kind, data }) {
+/**
+ * Apply one frame from a stream: `source` is "turn" for this tab's own turn streams and
+ * "follow" for the session's follow stream. Returns whether anything was applied.
+ */
+function handleFrame({ kind, data }, source) {
   const event = data.event;
+  const invocation = event?.invocation_id || data.messages[0]?.invocation_id || "";
+  if (source === "turn") {
+    if (invocation) session.ownTurns.add(invocation);
+  } else if (kind !== "event" && session.ownTurns.has(invocation)) {
+    // This tab streams that turn itself and shows its drafts, errors and end from there: a
+    // late copy from the follow stream would bring back a draft the answer has replaced.
+    return false;
+  }
   if (kind === "event" && event) {
-    // The server sends each stored event once; a page that resumed after a dropped
-    // connection still checks, so nothing is ever shown twice.
-    if (session.seen.has(event.id)) return;
+    // Both streams carry this tab's turns, and a page that resumed after a dropped
+    // connection may be sent an event again: each is applied once, whichever stream is first.
+    if (session.seen.has(event.id)) {
+      // The turn stream's own drafts came before it, so its copy still replaces them.
+      if (source === "turn") chat.supersede(event.invocation_id);
+      return false;
+    }
     session.seen.add(event.id);
     session.lastEventId = event.id;
     ui.chat.querySelector(".empty")?.remove();
@@ -74,12 +102,14 @@ function handleFrame({ kind, data }) {
     chat.show(message, event?.timestamp);
     if (message.kind === "draft") setStatus(`${message.author} is writing…`);
   }
+  return true;
 }
 
 // --- sessions --------------------------------------------------------------------------------
 
 async function openSession(id) {
   if (!id || session.busy) return;
+  unwatch();
   session = blankSession(id);
   chat.clear();
   timeline.clear();
@@ -94,13 +124,7 @@ async function openSession(id) {
   setBusy(true, "Loading the session…");
   try {
     // No Last-Event-ID: every stored event, then the running turn if there is one.
-    await streamTurn({
-      sessionId: id,
-      method: "GET",
-      path: sessionPath(id, "/stream"),
-      lastEventId: () => session.lastEventId,
-      onFrame: handleFrame,
-    });
+    await watch(id);
     await loadDetails();
     if (chat.empty) {
       ui.chat.append(
@@ -120,6 +144,7 @@ async function openSession(id) {
 }
 
 function closeSession() {
+  unwatch();
   session = blankSession(null);
   ui.sessionLabel.textContent = "No session open";
   ui.state.replaceChildren(h("p", { class: "muted" }, "No session open."));
@@ -129,9 +154,87 @@ function closeSession() {
   setBusy(false);
 }
 
+/**
+ * Follow the session live until another one is opened: the stored events after the newest
+ * shown and the running turn, then every turn as it runs, started in this tab or any other.
+ * Resolves once caught up (the stream's first `end`); a later failure is reported here.
+ */
+function watch(id) {
+  unwatch();
+  const controller = new AbortController();
+  watching = controller;
+  const current = () => watching === controller;
+  let caughtUp = false;
+  return new Promise((resolve, reject) => {
+    followSession({
+      sessionId: id,
+      lastEventId: () => session.lastEventId,
+      signal: controller.signal,
+      onFrame: (frame) => {
+        if (!current()) return;
+        const applied = handleFrame(frame, "follow");
+        if (frame.kind !== "end") return;
+        if (!caughtUp) {
+          caughtUp = true;
+          resolve();
+        } else if (!session.busy) {
+          setStatus(""); // nothing is writing, and a reconnection is over
+          // A turn of another tab or client ended, or what another server stored arrived.
+          if (applied) refreshDetails();
+        }
+      },
+      onRetry: (n) => {
+        if (current() && !session.busy) {
+          setStatus(`The connection dropped; reconnecting (attempt ${n})…`);
+        }
+      },
+    }).then(resolve, (err) => {
+      if (!caughtUp) {
+        reject(err);
+        return;
+      }
+      if (!current()) return;
+      watching = null;
+      fail(err);
+      if (err instanceof ApiError && err.status === 404) closeSession(); // deleted
+    });
+  });
+}
+
+/** Close the follow stream, if one is open. */
+function unwatch() {
+  watching?.abort();
+  watching = null;
+}
+
+let refreshing = null;
+let refreshAgain = false;
+
+/** Reload the details after another tab's turn, one reload at a time. */
+function refreshDetails() {
+  if (refreshing) {
+    refreshAgain = true;
+    return;
+  }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      await loadDetails();
+      await refreshSessions();
+    } while (refreshAgain);
+  })()
+    .catch(fail)
+    .finally(() => {
+      refreshing = null;
+    });
+}
+
 /** State, event count and unanswered requests, as stored. */
 async function loadDetails() {
-  const detail = await request("GET", sessionPath(session.id));
+  const open = session;
+  if (!open.id) return;
+  const detail = await request("GET", sessionPath(open.id));
+  if (open !== session) return; // another session was opened meanwhile
   session.version = detail.version;
   renderState(ui.state, detail.state);
   const waiting = detail.pending.length;
@@ -197,7 +300,7 @@ async function runTurn(path, body, onOpen) {
       path,
       body,
       lastEventId: () => session.lastEventId,
-      onFrame: handleFrame,
+      onFrame: (frame) => handleFrame(frame, "turn"),
       onOpen,
       onRetry: (n) => setStatus(`The connection dropped; resuming (attempt ${n})…`),
     });
@@ -238,21 +341,17 @@ async function answer(requestId, body, card) {
   ui.text.focus();
 }
 
-/** Fetch what was stored since the newest event shown (another tab, a late compaction). */
+/** Reopen the follow stream: it first sends whatever was stored since the newest event shown
+ * (after the connection kept dropping, say), then follows on. */
 async function sync() {
   if (!session.id || session.busy) return;
   setBusy(true, "Syncing…");
   try {
-    await streamTurn({
-      sessionId: session.id,
-      method: "GET",
-      path: sessionPath(session.id, "/stream"),
-      lastEventId: () => session.lastEventId,
-      onFrame: handleFrame,
-    });
+    await watch(session.id);
     await loadDetails();
   } catch (err) {
     fail(err);
+    if (err instanceof ApiError && err.status === 404) closeSession();
   } finally {
     setBusy(false);
   }
@@ -380,7 +479,7 @@ function wire() {
   ui.newSession.addEventListener("click", newSession);
   ui.select.addEventListener("change", () => {
     if (session.busy)
-      ui.select.value = session.id || ""; // one stream at a time
+      ui.select.value = session.id || ""; // not while this tab's turn runs or a session loads
     else openSession(ui.select.value);
   });
   ui.openForm.addEventListener("submit", (event) => {
