@@ -17,6 +17,7 @@ from agentlog.summary import (
     render_transcript,
     validate_output,
 )
+from agentlog.summary._extract import is_promise
 from agentlog.summary.example import refund_session_events
 
 EVAL = Path("/work/shared/eval")
@@ -37,9 +38,10 @@ def test_the_worked_example() -> None:
     (decision,) = record.decisions
     assert decision.sources == ("e05", "e06")
     assert decision.text.startswith("refund_shipping (order_id A-1001; amount 12.5) done:")
+    # "It will reach your card" names nothing: it is kept with the sentence that says what.
     assert [i.text for i in record.commitments] == [
-        "I've refunded the $12.50 shipping fee of A-1001.",
-        "It will reach your card within five working days.",
+        "I've refunded the $12.50 shipping fee of A-1001. "
+        "It will reach your card within five working days."
     ]
     (question,) = record.open_questions
     assert (question.text, question.sources, question.provenance) == (
@@ -109,6 +111,97 @@ def test_a_result_that_changed_state_is_a_decision_and_pending_calls_are_open() 
     assert [d.sources for d in record.decisions] == [("e2", "e3")]
     assert [f.text for f in record.facts] == ["lookup (A-2001) failed: timeout"]
     assert [q.text for q in record.open_questions] == ["notify_courier (A-2001) has no result yet"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'll cancel ORD-61877.",
+        "The engineer will call 30 minutes before arriving.",
+        "Refund RFD-11839 is processing and should reach your card by 23 February 2026.",
+        "A replacement ships by 27 March 2026 at no cost.",
+        "Scheduled: line (206) 555-0188 closes on 30 April 2026.",
+        "Your switch to Plus 55 is scheduled for 1 July 2026.",
+        "Your ticket TCK-2026-0412 stays open until the fault is fixed.",
+        "Added 2 GB for $5.00, billed on your next statement.",
+        "A confirmation is on its way to jordan.pike@example.com.",
+        "Please keep the charger in its box; a return label follows by email.",
+        "Once we receive the red jacket, we'll ship the olive one and refund $12.00.",
+        "If you'd like to return the stand, you can do so until 25 March 2026.",
+        "You'll also get a cancellation email.",
+        "The $63.90 goes back to your original payment method.",
+    ],
+)
+def test_promises(sentence: str) -> None:
+    assert is_promise(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Price adjustments are available within 14 days of purchase.",
+        "Both orders are within 14 days.",
+        "The line test on account ACC-771204 shows 212 errors on 11 March.",
+        "Would you like me to cancel it?",
+        "Let me check the order.",
+        "Let me know if there's anything else.",
+        "If they approve a refund, it would be $96.95.",
+        "Once you confirm, I'll proceed with the exchange.",
+        "Please confirm the address, and I'll update the order.",
+    ],
+)
+def test_not_promises(sentence: str) -> None:
+    assert not is_promise(sentence)
+
+
+def test_a_promise_that_names_nothing_is_kept_with_the_sentence_before() -> None:
+    events = [
+        ev("e1", "user", Part(text="Where is my refund for A-1001?")),
+        ev(
+            "e2",
+            "desk",
+            Part(
+                text="Case CASE-40917 is open. A specialist will review it and email you within "
+                "2 business days. Sorry to hear that. I'll pass you to our returns team."
+            ),
+        ),
+    ]
+    record = ExtractiveSummarizer().summarize_now(events).record
+    assert record is not None
+    assert [(i.text, i.sources) for i in record.commitments] == [
+        (
+            "Case CASE-40917 is open. A specialist will review it and email you within 2 "
+            "business days.",
+            ("e2",),
+        ),
+        # The sentence before names nothing either: the promise stands alone.
+        ("I'll pass you to our returns team.", ("e2",)),
+    ]
+
+
+def test_the_agents_last_question_left_unanswered_is_open() -> None:
+    events = [
+        ev("e1", "user", Part(text="Can you add chocolates to PS-88412?")),
+        ev(
+            "e2",
+            "florist",
+            Part(text="I can add a truffle box for £14.50. Would you like it added?"),
+        ),
+    ]
+    record = ExtractiveSummarizer().summarize_now(events).record
+    assert record is not None
+    assert [(q.text, q.sources) for q in record.open_questions] == [
+        (
+            "florist asked, with no answer yet: I can add a truffle box for £14.50. "
+            "Would you like it added?",
+            ("e2",),
+        )
+    ]
+    # Answered, it is no longer open.
+    answered = [*events, ev("e3", "user", Part(text="No thanks."))]
+    record = ExtractiveSummarizer().summarize_now(answered).record
+    assert record is not None
+    assert record.open_questions == ()
 
 
 def test_entities_left_out_of_items_are_attached_to_their_event() -> None:

@@ -17,6 +17,8 @@ __all__ = [
     "failed",
     "is_promise",
     "is_state_changing",
+    "names_something",
+    "needs_context",
     "payload_text",
     "sentences",
 ]
@@ -47,17 +49,44 @@ READ_VERBS: Final = frozenset(
 
 _NAME_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SENTENCE: Final = re.compile(r"\s*⏎\s*|(?<=[.!?])\s+(?=[^a-z\s])")
+# What makes an agent's sentence a promise: a future ("I'll", "will call", "should reach"), an
+# entitlement ("you'll have access until"), or a present tense that schedules ("ships by 27
+# March", "closes on 30 April", "is on its way", "goes back to your card"). A conditional
+# ("once we receive it, we'll ship") is still a promise; advice and policy ("refunds are
+# available within 14 days") are not.
 _PROMISE: Final = re.compile(
     r"\b(?:I|we)(?:['\u2019]ll| will| shall)\b(?! (?:need|require|ask|be (?:happy|glad)))"
     r"|\b(?:I|we)(?:['\u2019]ve| have) (?:\w+ed|sent|made|done|paid|issued|set)\b"
-    r"|\bwill be \w+(?:ed|sent|made|done|paid|issued)\b"
-    r"|\byou(?:['\u2019]ll| will) (?:receive|get|see|be)\b"
-    r"|\bwithin \d+"
-    r"|\b(?:business|working) days\b",
+    r"|\b(?:will|won['\u2019]t) (?:(?:also|then|now|still) )?(?:arrive|reach|ship|call|email"
+    r"|contact|text|send|show|appear|include|follow|expire|renew|close|stay|remain open"
+    r"|take effect|post|review|process|get back|be (?:\w+ed|sent|back|there|active|made|done"
+    r"|paid))\b"
+    r"|\bshould (?:arrive|reach|show|post|appear|land|be (?:back|there|with you|credited))\b"
+    r"|\byou(?:['\u2019]ll| will)(?: also| then| still)? (?:receive|get|see|be|have|keep)\b"
+    r"|\byou can \w+(?: \w+){0,3} (?:until|before) "
+    r"|\b(?:ships|arrives|follows|reaches|closes|continues|resumes|posts"
+    r"|stays open|takes effect|picks up again|(?:is|are) (?:scheduled|billed|charged|emailed"
+    r"|sent|booked|set)) (?:[\w$£€.,]+ ){0,6}?(?:by|on|within|until|from|for|before|in|with) "
+    r"|\bappears on\b|\b(?:is|are) due (?:on|by)\b|\bbilled on\b|\bruns from\b"
+    r"|\bon (?:its|their) way\b|\bby email\b|\bin your (?:email|inbox)\b"
+    r"|\bgoes back to\b|\b(?:is|are) (?:refunded|credited) to\b",
     re.IGNORECASE,
 )
 _NOT_PROMISE: Final = re.compile(
-    r"^(?:if|when|once|please|let me|feel free)\b|\blet me know\b|\bfeel free\b",
+    r"^(?:let me|feel free)\b|\blet me know\b|^please\b[^;]*$", re.IGNORECASE
+)
+# A conditional is a promise when it names what is promised ("once we receive the jacket,
+# we'll refund $12.00"), not when it only describes the next step ("once you confirm, I'll
+# proceed").
+_CONDITIONAL: Final = re.compile(r"^(?:if|once|when|after|as soon as)\b", re.IGNORECASE)
+# A promise that names nothing ("It will reach your card in five days") is read with the
+# sentence before it, which says what "it" is.
+_MONTH: Final = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_IDENTIFIES: Final = re.compile(r"[A-Za-z]-?\d{3,}|#\w*\d|[$£€]\s?\d|\d+(?:\.\d+)? ?[A-Z]{3}\b")
+_DATED: Final = re.compile(rf"\d{{4}}-\d\d-\d\d|\b\d{{1,2}} {_MONTH}|\b{_MONTH} \d{{1,2}}\b")
+_REFERS_BACK: Final = re.compile(
+    r"^(?:it|this|that|they|these|those|both|the (?:refund|credit|"
+    r"replacement|order|parcel|change|switch|fee|amount))\b",
     re.IGNORECASE,
 )
 SALIENT_KEYS: Final = frozenset(
@@ -147,4 +176,16 @@ def is_promise(sentence: str) -> bool:
         "?" not in sentence
         and _PROMISE.search(sentence) is not None
         and _NOT_PROMISE.search(sentence) is None
+        and (_CONDITIONAL.match(sentence) is None or names_something(sentence))
     )
+
+
+def names_something(sentence: str) -> bool:
+    """Whether a sentence holds an identifier, an amount or a date."""
+    return _IDENTIFIES.search(sentence) is not None or _DATED.search(sentence) is not None
+
+
+def needs_context(sentence: str) -> bool:
+    """Whether a promise reads only with the sentence before it: it refers back ("It will
+    reach your card") or names no identifier or amount (a date alone does not say what)."""
+    return _REFERS_BACK.match(sentence) is not None or _IDENTIFIES.search(sentence) is None

@@ -34,6 +34,8 @@ from agentlog.summary._extract import (
     failed,
     is_promise,
     is_state_changing,
+    names_something,
+    needs_context,
     payload_text,
     sentences,
 )
@@ -129,11 +131,19 @@ class _Builder:
             ),
             default=-1,
         )
+        last_user = max(
+            (
+                i
+                for i, ln in enumerate(self.lines)
+                if ln.kind == "text" and ln.author == USER_AUTHOR
+            ),
+            default=-1,
+        )
         for i, line in enumerate(self.lines):
             if line.kind == "text" and line.author != USER_AUTHOR:
-                for sentence in sentences(line.body):
-                    if is_promise(sentence):
-                        self.add(self.commitments, clip(sentence, self.limit), [line.event_id])
+                self.promises(line)
+                if i == last_reply and i > last_user >= 0:
+                    self.unanswered(line)
             elif line.kind == "text" and i > last_reply:
                 for sentence in sentences(line.body):
                     if sentence.endswith("?"):
@@ -151,6 +161,41 @@ class _Builder:
             self.add(
                 self.open_questions, f"the session ended on an error: {last.body}", [last.event_id]
             )
+
+    def unanswered(self, line: TranscriptLine) -> None:
+        """The questions of the agent's last message, which the user never answered."""
+        said = sentences(line.body)
+        for i, sentence in enumerate(said):
+            if not sentence.endswith("?"):
+                continue
+            before = said[i - 1] if i > 0 else ""
+            if "?" not in before and names_something(before):
+                # A question mostly asks about what was just offered ("Would you like both?").
+                sentence = f"{before} {sentence}"
+            text = f"{line.author} asked, with no answer yet: {sentence}"
+            self.add(self.open_questions, clip(text, self.limit), [line.event_id])
+
+    def promises(self, line: TranscriptLine) -> None:
+        """The agent's promises in one message, each read with the sentence before it when it
+        says nothing on its own ("It will reach your card within five working days")."""
+        said = sentences(line.body)
+        last = ""  # the unclipped text of the item the previous sentence ended, if any
+        for i, sentence in enumerate(said):
+            if not is_promise(sentence):
+                last = ""
+                continue
+            before = said[i - 1] if i > 0 else ""
+            if last and needs_context(sentence):
+                # The sentence before ended an item: it grows rather than repeats.
+                self.commitments.pop()
+                text = f"{last} {sentence}"
+            elif "?" not in before and names_something(before) and needs_context(sentence):
+                text = f"{before} {sentence}"
+            else:
+                text = sentence
+            count = len(self.commitments)
+            self.add(self.commitments, clip(text, self.limit), [line.event_id])
+            last = text if len(self.commitments) > count else ""
 
     def record(self, goal: str) -> SummaryRecord:
         return SummaryRecord(
