@@ -9,6 +9,7 @@ that never ends)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -20,9 +21,10 @@ import pytest
 from agentlog import Content, Event, InMemorySessionService
 from agentlog.server.deps import Server
 from agentlog.server.follow import follow_session
-from agentlog.server.frames import Frame, draft_frame, end_frame, stored_frame
+from agentlog.server.frames import SESSION_DELETED, Frame, draft_frame, end_frame, stored_frame
 from agentlog.server.hub import LiveTurn, TurnHub
 from agentlog.server.replay import read_after
+from agentlog.server.streaming import session_stream
 from agentlog.sessions.base import SessionService
 from server_support import (
     ANA_KEY,
@@ -271,8 +273,32 @@ async def test_deleting_the_session_ends_the_stream_with_an_error(
     frames = await reader.until_end()
     assert [f.kind for f in frames] == ["error", "end"]
     assert frames[0].event_id is None
+    (message,) = json.loads(frames[0].data)["messages"]
+    assert (message["text"], message["data"]) == (
+        "This session was deleted.",
+        {"error_code": SESSION_DELETED},
+    )
     await reader.closed()
     assert hub.waiting() == 0
+
+
+async def test_a_plain_stream_says_so_when_its_session_is_deleted(
+    store: InMemorySessionService,
+) -> None:
+    hub = TurnHub()
+    sid = await new_session(store)
+    key = (USER, sid)
+    turn = HandTurn(store, hub, sid, "inv-1")
+    turns = hub.turns(key)
+    replay = await read_after(store, APP, key, None, turns)
+    reader = Reader(session_stream(store, APP, hub, key, None, turns, replay, "desk"))
+    await store.delete_session(app_name=APP, user_id=USER, session_id=sid)
+    turn.live.publish(end_frame("inv-1", "desk"))  # started: the stream reads the store again
+    frames = await reader.until_end()
+    assert [f.kind for f in frames] == ["error", "end"]
+    (message,) = json.loads(frames[0].data)["messages"]
+    assert message["data"] == {"error_code": SESSION_DELETED}
+    await reader.closed()
 
 
 async def test_a_client_going_away_leaves_no_waiter(store: InMemorySessionService) -> None:

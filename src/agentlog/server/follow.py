@@ -28,9 +28,9 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 
-from agentlog.errors import StoreError
+from agentlog.errors import SessionNotFoundError, StoreError
 from agentlog.logs import get_logger
-from agentlog.server.frames import Frame, end_frame, error_frame
+from agentlog.server.frames import Frame, deleted_frame, end_frame, error_frame
 from agentlog.server.hub import LiveTurn, SessionKey, TurnHub
 from agentlog.server.replay import Replay, UnknownEventError, read_after
 from agentlog.server.streaming import Cursor, until_idle
@@ -82,7 +82,8 @@ async def follow_session(
         # Deleted (a session recreated under the same id no longer holds the client's id),
         # or the store went away: a client that reconnects learns which.
         logger.info("following session %s stopped: %s", key[1], exc)
-        yield error_frame(cursor.invocation, author)
+        gone = isinstance(exc, SessionNotFoundError | UnknownEventError)
+        yield (deleted_frame if gone else error_frame)(cursor.invocation, author)
         yield end_frame(cursor.invocation, author)
 
 

@@ -18,7 +18,15 @@ from agentlog.events import ErrorCode, Event
 from agentlog.router import RoutedMessage, route, turn_end, user_message
 from agentlog.server.schemas import StreamFrame
 
-__all__ = ["Frame", "draft_frame", "end_frame", "error_frame", "stored_frame"]
+__all__ = [
+    "SESSION_DELETED",
+    "Frame",
+    "deleted_frame",
+    "draft_frame",
+    "end_frame",
+    "error_frame",
+    "stored_frame",
+]
 
 FrameKind = Literal["event", "draft", "error", "end"]
 
@@ -53,13 +61,27 @@ def draft_frame(event: Event) -> Frame:
 
 def error_frame(invocation_id: str, author: str, code: ErrorCode = ErrorCode.INTERNAL) -> Frame:
     """A failure outside the stored log (the store went away, a bug): a sentence, no id."""
+    return _error(invocation_id, author, user_message(code), code.value)
+
+
+SESSION_DELETED = "session_deleted"
+"""The ``error_code`` of the error frame that ends a stream whose session was deleted."""
+
+
+def deleted_frame(invocation_id: str, author: str) -> Frame:
+    """The error that ends a stream whose session was deleted meanwhile: a sentence that says
+    so, rather than the generic one."""
+    return _error(invocation_id, author, "This session was deleted.", SESSION_DELETED)
+
+
+def _error(invocation_id: str, author: str, text: str, code: str) -> Frame:
     message = RoutedMessage(
         kind="error",
         id=invocation_id,
         invocation_id=invocation_id,
         author=author,
-        text=user_message(code),
-        data={"error_code": code.value},
+        text=text,
+        data={"error_code": code},
     )
     return Frame("error", StreamFrame(messages=[message]).model_dump_json(), None, invocation_id)
 

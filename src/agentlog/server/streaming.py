@@ -20,10 +20,10 @@ from contextlib import aclosing
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from agentlog.errors import StoreError
+from agentlog.errors import SessionNotFoundError, StoreError
 from agentlog.events import Event
 from agentlog.logs import get_logger
-from agentlog.server.frames import Frame, end_frame, error_frame, stored_frame
+from agentlog.server.frames import Frame, deleted_frame, end_frame, error_frame, stored_frame
 from agentlog.server.hub import LiveTurn, SessionKey, TurnHub
 from agentlog.server.replay import Replay, read_after
 from agentlog.sessions.base import SessionService
@@ -134,7 +134,8 @@ async def session_stream(
     except StoreError as exc:
         # The session was deleted or the store went away mid-stream.
         logger.warning("stream of session %s stopped: %s", key[1], exc)
-        yield error_frame(cursor.invocation, author)
+        gone = isinstance(exc, SessionNotFoundError)
+        yield (deleted_frame if gone else error_frame)(cursor.invocation, author)
         cursor.ended = False
     if not cursor.ended:
         yield end_frame(cursor.invocation, author)
