@@ -71,6 +71,15 @@ class TestPostgresSessionService(SessionServiceConformance):
         )
 
 
+class TestPostgresUncached(TestPostgresSessionService):
+    """The same contract with every load decoding every event (no decoded-event cache)."""
+
+    async def make_service(self) -> SessionService:
+        return PostgresSessionService(
+            self.dsn, schema=self.new_schema(), max_size=4, cache_events=0
+        )
+
+
 async def test_unreachable_server_fails_fast_without_the_password() -> None:
     service = PostgresSessionService(
         "postgresql://agentlog:s3cret-pw@127.0.0.1:1/test", timeout=30.0

@@ -43,6 +43,14 @@ class TestSqliteSessionService(SessionServiceConformance):
             conn.execute("UPDATE events SET payload = '{not json' WHERE event_id = ?", (event_id,))
 
 
+class TestSqliteUncached(TestSqliteSessionService):
+    """The same contract with every load decoding every event (no decoded-event cache)."""
+
+    async def make_service(self) -> SessionService:
+        self.count += 1
+        return SqliteSessionService(self.tmp_path / f"uncached{self.count}.db", cache_events=0)
+
+
 class TestSqliteWorkerThreadAppends(TestSqliteSessionService):
     """The same contract with every append on the worker thread."""
 

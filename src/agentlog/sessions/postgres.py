@@ -19,6 +19,7 @@ try:
     from psycopg import errors as pg_errors
     from psycopg.abc import Params
 
+    from agentlog._stores.event_cache import EventCache
     from agentlog._stores.postgres import Conn as _Conn
     from agentlog._stores.postgres import PostgresPool, PostgresStore
     from agentlog._stores.postgres import Row as _Row
@@ -95,6 +96,13 @@ class PostgresSessionService(PostgresStore):
         max_size: most connections the pool opens.
         timeout: seconds to wait for a connection (to connect, or for a free one from the pool)
             before ``StoreUnavailableError``.
+        cache_events: keep up to this many decoded events of recently loaded sessions, so
+            that a full load reads and decodes only the events stored since this store last
+            saw the session (checked against the stored session in the same snapshot, so
+            other processes' appends and deletions are always seen; see
+            :mod:`agentlog._stores.event_cache`). A decoded event takes about ten times its
+            JSON in memory (about 5 KB for a support session's). ``0`` decodes every event
+            on every load.
     """
 
     def __init__(
@@ -105,7 +113,11 @@ class PostgresSessionService(PostgresStore):
         min_size: int = 1,
         max_size: int = 10,
         timeout: float = 10.0,
+        cache_events: int = 10_000,
     ) -> None:
+        if cache_events < 0:
+            raise ValueError("cache_events must be 0 or more")
+        self._cache = EventCache(cache_events) if cache_events else None
         self._pg = PostgresPool(
             dsn,
             owner="PostgresSessionService",
@@ -185,6 +197,8 @@ class PostgresSessionService(PostgresStore):
         config: GetSessionConfig | None = None,
     ) -> Session:
         """See ``SessionService.get_session``."""
+        if config is None and self._cache is not None:
+            return await self._get_all(app_name, user_id, session_id, self._cache)
         results = await self._transaction(
             _BEGIN_SNAPSHOT,
             [
@@ -193,6 +207,73 @@ class PostgresSessionService(PostgresStore):
             ],
         )
         return _session(app_name, user_id, session_id, *results)
+
+    async def _get_all(self, app_name: str, user_id: str, sid: str, cache: EventCache) -> Session:
+        """A full load reading only the events stored after those cached (see
+        :mod:`agentlog._stores.event_cache`); the primary key, never reused, tells a session
+        made again under the same id."""
+        key = (app_name, user_id, sid)
+        known = cache.peek(key)
+        start = known.version if known is not None else 0
+        (
+            session_rows,
+            app_rows,
+            user_rows,
+            state_rows,
+            event_rows,
+            pk_rows,
+        ) = await self._transaction(
+            _BEGIN_SNAPSHOT,
+            [
+                *_load_queries(app_name, user_id, sid),
+                (
+                    _EVENTS + " WHERE session_pk = " + _SESSION_PK + " AND seq > %s ORDER BY seq",
+                    (app_name, user_id, sid, start),
+                ),
+                ("SELECT pk FROM sessions WHERE " + _WHERE_SESSION, key),
+            ],
+        )
+        if not session_rows:
+            cache.drop(key)
+            raise SessionNotFoundError(app_name, user_id, sid)
+        ((version, _),) = session_rows
+        ((pk,),) = pk_rows
+        cached = cache.get(key, pk, version) if known is not None else None
+        if cached is not known:
+            # Another session under this id, or fewer events than cached: read it whole.
+            return await self._get_uncached_all(app_name, user_id, sid, cache)
+        fresh = decode_events(event_rows, session_id=sid)
+        events = fresh if cached is None else (*cached.events, *fresh)
+        if len(events) == version:
+            cache.put(key, pk, events)
+        return _session(
+            app_name, user_id, sid, session_rows, app_rows, user_rows, state_rows, events=events
+        )
+
+    async def _get_uncached_all(
+        self, app_name: str, user_id: str, sid: str, cache: EventCache
+    ) -> Session:
+        (
+            session_rows,
+            app_rows,
+            user_rows,
+            state_rows,
+            event_rows,
+            pk_rows,
+        ) = await self._transaction(
+            _BEGIN_SNAPSHOT,
+            [
+                *_load_queries(app_name, user_id, sid),
+                _events_query(app_name, user_id, sid, None),
+                ("SELECT pk FROM sessions WHERE " + _WHERE_SESSION, (app_name, user_id, sid)),
+            ],
+        )
+        session = _session(
+            app_name, user_id, sid, session_rows, app_rows, user_rows, state_rows, event_rows
+        )
+        if pk_rows and len(session.events) == session.version:
+            cache.put((app_name, user_id, sid), pk_rows[0][0], session.events)
+        return session
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
         """See ``SessionService.list_sessions``."""
@@ -247,6 +328,8 @@ class PostgresSessionService(PostgresStore):
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """See ``SessionService.delete_session``."""
+        if self._cache is not None:
+            self._cache.drop((app_name, user_id, session_id))
         deleted = await self._fetch(
             "DELETE FROM sessions WHERE " + _WHERE_SESSION + " RETURNING pk",
             (app_name, user_id, session_id),
@@ -279,6 +362,9 @@ class PostgresSessionService(PostgresStore):
                         raise
             if row is None:
                 raise await _stale_or_missing(conn, session, plan)
+        if self._cache is not None:
+            key = (session.app_name, session.user_id, session.id)
+            self._cache.extend(key, row[0], plan.expected_version, plan.event)
         return session_after(session, plan)
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
@@ -403,6 +489,8 @@ def _session(
     user_rows: list[_Row],
     state_rows: list[_Row],
     event_rows: Sequence[_Row] = (),
+    *,
+    events: tuple[Event, ...] | None = None,
 ) -> Session:
     if not session_rows:
         raise SessionNotFoundError(app_name, user_id, sid)
@@ -412,7 +500,7 @@ def _session(
         app_name=app_name,
         user_id=user_id,
         state=merged_view(_state(app_rows, sid), _state(user_rows, sid), _state(state_rows, sid)),
-        events=decode_events(event_rows, session_id=sid),
+        events=decode_events(event_rows, session_id=sid) if events is None else events,
         version=version,
         last_update_time=last_update_time,
     )

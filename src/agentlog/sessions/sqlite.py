@@ -15,6 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from agentlog._stores.event_cache import EventCache, SessionKey
 from agentlog._stores.sqlite import SqliteWorker, migrate, transaction
 from agentlog.errors import (
     DuplicateEventError,
@@ -56,6 +57,14 @@ class SqliteSessionService:
             than the append's SQL; the price is that the event loop waits for the commit's
             fsync (about 0.2 ms on a local SSD). When another writer holds the lock, the
             append goes to the worker thread and waits there. Turn it off on slow disks.
+        cache_events: keep up to this many decoded events of recently loaded sessions, so
+            that a full load reads and decodes only the events stored since this store last
+            saw the session (checked against the stored session in the same read, so other
+            processes' appends and deletions are always seen; see
+            :mod:`agentlog._stores.event_cache`). A decoded event takes about ten times its
+            JSON in memory (about 5 KB for a support session's). ``0`` decodes every event
+            on every load. A record corrupted on disk after it was cached is noticed only once
+            the cache has dropped it.
     """
 
     def __init__(
@@ -65,8 +74,12 @@ class SqliteSessionService:
         timeout: float = 10.0,
         risk_losing_recent_commits_on_power_loss: bool = False,
         inline_appends: bool = True,
+        cache_events: int = 10_000,
     ) -> None:
+        if cache_events < 0:
+            raise ValueError("cache_events must be 0 or more")
         self._path = str(path)
+        self._cache = EventCache(cache_events) if cache_events else None
         self._synchronous = "NORMAL" if risk_losing_recent_commits_on_power_loss else "FULL"
         self._inline: sqlite3.Connection | None = None
         self._inline_lock = threading.Lock()
@@ -163,15 +176,18 @@ class SqliteSessionService:
         with_events: bool = True,
     ) -> Session:
         row = conn.execute(
-            "SELECT pk, version, last_update_time FROM sessions"
+            "SELECT pk, version, last_update_time, create_time FROM sessions"
             " WHERE app_name = ? AND user_id = ? AND session_id = ?",
             (app_name, user_id, sid),
         ).fetchone()
         if row is None:
             raise SessionNotFoundError(app_name, user_id, sid)
-        pk, version, last_update_time = row
+        pk, version, last_update_time, create_time = row
         events: tuple[Event, ...] = ()
-        if with_events:
+        if with_events and config is None and self._cache is not None:
+            key = (app_name, user_id, sid)
+            events = _all_events(conn, self._cache, key, (pk, create_time), version)
+        elif with_events:
             events = decode_events(self._event_rows(conn, pk, config), session_id=sid)
         return stored_session(
             id=sid,
@@ -247,7 +263,11 @@ class SqliteSessionService:
             if cursor.rowcount == 0:
                 raise SessionNotFoundError(app_name, user_id, sid)
 
-        transaction(conn, "BEGIN IMMEDIATE", body)
+        try:
+            transaction(conn, "BEGIN IMMEDIATE", body)
+        finally:
+            if self._cache is not None:
+                self._cache.drop((app_name, user_id, sid))
 
     async def append_event(self, session: Session, event: Event) -> Session:
         """See ``SessionService.append_event``."""
@@ -278,11 +298,11 @@ class SqliteSessionService:
     def _append(
         self, conn: sqlite3.Connection, session: Session, plan: AppendPlan, payload: str
     ) -> None:
-        def body() -> None:
+        def body() -> tuple[int, float]:
             row = conn.execute(
                 "UPDATE sessions SET version = ?, last_update_time = ?"
                 " WHERE app_name = ? AND user_id = ? AND session_id = ? AND version = ?"
-                " RETURNING pk",
+                " RETURNING pk, create_time",
                 (
                     plan.new_version,
                     plan.event.timestamp,
@@ -294,7 +314,7 @@ class SqliteSessionService:
             ).fetchone()
             if row is None:
                 raise _stale_or_missing(conn, session, plan.expected_version)
-            pk = row[0]
+            pk, create_time = row
             try:
                 conn.execute(
                     "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
@@ -315,8 +335,12 @@ class SqliteSessionService:
             except sqlite3.IntegrityError as exc:
                 raise DuplicateEventError(session.id, plan.event.id) from exc
             _write_delta(conn, pk, session.app_name, session.user_id, plan.delta)
+            return pk, create_time
 
-        transaction(conn, "BEGIN IMMEDIATE", body)
+        token = transaction(conn, "BEGIN IMMEDIATE", body)
+        if self._cache is not None:
+            key = (session.app_name, session.user_id, session.id)
+            self._cache.extend(key, token, plan.expected_version, plan.event)
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
@@ -341,6 +365,30 @@ class SqliteSessionService:
 
 def _migrate(conn: sqlite3.Connection) -> None:
     migrate(conn, MIGRATIONS_TABLE, load_migrations("sqlite"))
+
+
+def _all_events(
+    conn: sqlite3.Connection,
+    cache: EventCache,
+    key: SessionKey,
+    token: tuple[int, float],
+    version: int,
+) -> tuple[Event, ...]:
+    """Every stored event: those cached for this incarnation, then the ones after them."""
+    cached = cache.get(key, token, version)
+    if cached is not None and cached.version == version:
+        return cached.events
+    start = cached.version if cached is not None else 0
+    rows = conn.execute(
+        "SELECT event_id, format_version, payload FROM events"
+        " WHERE session_pk = ? AND seq > ? ORDER BY seq",
+        (token[0], start),
+    ).fetchall()
+    fresh = decode_events(rows, session_id=key[2])
+    events = fresh if cached is None else (*cached.events, *fresh)
+    if len(events) == version:  # else the rows are not what the version says: keep nothing
+        cache.put(key, token, events)
+    return events
 
 
 def _state(conn: sqlite3.Connection, owner: str, sql: str, *params: Any) -> dict[str, Any]:
