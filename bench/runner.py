@@ -13,7 +13,8 @@ times. Configurations, one after another in one process:
 
 - agentlog ``Runner`` on ``InMemorySessionService``;
 - agentlog ``Runner`` on ``SqliteSessionService`` (its durable default: WAL, ``synchronous=FULL``),
-  on a fresh file under ``bench/.work/`` removed afterwards;
+  on a fresh file under ``bench/.work/`` removed afterwards, with its decoded-event cache (the
+  default) and without (``cache_events=0``: every turn decodes the whole session);
 - google-adk's ``Runner`` on its ``InMemorySessionService`` with the same canned model
   (a google-adk ``BaseLlm``).
 
@@ -304,6 +305,15 @@ async def main_async(args: argparse.Namespace) -> int:
             "agentlog SQLite",
             lambda s: run_agentlog(
                 s, SqliteSessionService(run_dir / "runner.db"), args.turns, measured
+            ),
+        ),
+        (
+            "agentlog SQLite uncached",
+            lambda s: run_agentlog(
+                s,
+                SqliteSessionService(run_dir / "uncached.db", cache_events=0),
+                args.turns,
+                measured,
             ),
         ),
     ]

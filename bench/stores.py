@@ -16,7 +16,9 @@ Two measurements, on fresh database files and PostgreSQL schemas made for this r
    are filled beforehand through each store's own ``append_event`` with commits not waiting for
    disk (SQLite files on tmpfs, then copied to the work directory; PostgreSQL with
    ``synchronous_commit=off``). The in-memory stores are loaded last, one at a time, so the
-   events they hold do not slow the others' garbage collection.
+   events they hold do not slow the others' garbage collection. agentlog's durable stores
+   load with their decoded-event cache off (``cache_events=0``): every load decodes every
+   event, as a process's first load of a session does (``bench.runner`` shows the cache).
 
 Progress goes to stderr, the tables to stdout.
 """
@@ -397,7 +399,7 @@ async def agentlog_sqlite_loader(ctx: Context, row: Row) -> Loader:
         await filler.close()
     target = ctx.db_file("agentlog-load")
     move_to_disk(filled, target)
-    return agentlog_loader(SqliteSessionService(target), sid)
+    return agentlog_loader(SqliteSessionService(target, cache_events=0), sid)
 
 
 def agentlog_postgres_class() -> Any:
@@ -406,8 +408,8 @@ def agentlog_postgres_class() -> Any:
     return PostgresSessionService
 
 
-async def open_agentlog_postgres(dsn: str, schema: str) -> Any:
-    service = agentlog_postgres_class()(dsn, schema=schema)
+async def open_agentlog_postgres(dsn: str, schema: str, **options: Any) -> Any:
+    service = agentlog_postgres_class()(dsn, schema=schema, **options)
     opener = getattr(service, "open", None)
     if opener is not None and asyncio.iscoroutinefunction(opener):
         await opener()
@@ -428,7 +430,7 @@ async def agentlog_postgres_loader(ctx: Context, row: Row) -> Loader:
         sid = await agentlog_fill(filler, ctx.load_specs)
     finally:
         await filler.close()
-    return agentlog_loader(await open_agentlog_postgres(ctx.dsn, schema), sid)
+    return agentlog_loader(await open_agentlog_postgres(ctx.dsn, schema, cache_events=0), sid)
 
 
 # --- google-adk ----------------------------------------------------------------------------------
