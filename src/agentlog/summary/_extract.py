@@ -81,7 +81,10 @@ _NOT_PROMISE: Final = re.compile(
 _CONDITIONAL: Final = re.compile(r"^(?:if|once|when|after|as soon as)\b", re.IGNORECASE)
 # A promise that names nothing ("It will reach your card in five days") is read with the
 # sentence before it, which says what "it" is.
-_MONTH: Final = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_MONTH: Final = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
+)
 _IDENTIFIES: Final = re.compile(r"[A-Za-z]-?\d{3,}|#\w*\d|[$£€]\s?\d|\d+(?:\.\d+)? ?[A-Z]{3}\b")
 _DATED: Final = re.compile(rf"\d{{4}}-\d\d-\d\d|\b\d{{1,2}} {_MONTH}|\b{_MONTH} \d{{1,2}}\b")
 _REFERS_BACK: Final = re.compile(
