@@ -7,6 +7,7 @@ load equals a cold one (a store with ``cache_events=0``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from agentlog import (
     Session,
     SessionNotFoundError,
     SqliteSessionService,
+    StaleSessionError,
 )
 from agentlog._stores.event_cache import EventCache
 from agentlog.sessions.base import SessionService
@@ -225,3 +227,37 @@ async def test_a_deleted_session_leaves_nothing_cached(stores: list[SessionServi
     assert cache.total_events == 2
     await store.delete_session(app_name=APP, user_id=USER, session_id=SID)
     assert cache.total_events == 0
+
+
+async def test_random_interleavings_always_load_what_a_cold_store_loads(
+    stores: list[SessionService],
+) -> None:
+    """Two cached stores append, load, delete and make the session again in a random order;
+    after every step, each store's load equals the uncached store's, or both find nothing."""
+    rng = random.Random(7)
+    a, b, cold = stores
+    held: dict[int, Session | None] = {0: None, 1: None}  # the session each store last saw
+    exists = False
+    for step in range(400):
+        who = rng.randrange(2)
+        store = (a, b)[who]
+        action = rng.choices(["append", "load", "recreate"], weights=[6, 3, 1])[0]
+        if action == "recreate" or not exists:
+            if exists:
+                await store.delete_session(app_name=APP, user_id=USER, session_id=SID)
+            await store.create_session(app_name=APP, user_id=USER, session_id=SID)
+            exists = True
+            held = {0: None, 1: None}
+        elif action == "append":
+            session = held[who] or await load(store)
+            try:
+                held[who] = await store.append_event(session, said(f"step {step}"))
+            except StaleSessionError:
+                held[who] = None  # the other store appended since: reload next time
+        # Loads are occasional, so a store's cache may lag the database by several appends,
+        # or by a session deleted and made again that has since caught up.
+        for index, other in enumerate((a, b)):
+            if (action == "load" and index == who) or rng.random() < 0.15:
+                loaded = await load(other)
+                assert loaded == await load(cold), (step, action, index)
+                held[index] = loaded if rng.random() < 0.5 else held[index]
