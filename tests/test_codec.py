@@ -168,6 +168,7 @@ def test_stored_session_is_the_session_model_construct_makes() -> None:
         "events": (rich_event(),),
         "version": 1,
         "last_update_time": 2.0,
+        "create_time": 1.5,
     }
     fast, slow = stored_session(**values), Session.model_construct(**values)
     assert fast == slow

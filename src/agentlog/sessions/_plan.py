@@ -79,6 +79,7 @@ def session_after(session: Session, plan: AppendPlan) -> Session:
         events=(*session.events, plan.event),
         version=plan.new_version,
         last_update_time=plan.event.timestamp,
+        create_time=session.create_time,
     )
 
 

@@ -36,6 +36,12 @@ class Session(BaseModel):
     events: tuple[Event, ...] = Field(default=(), description="Stored events loaded, in order.")
     version: int = Field(default=0, ge=0, description="Number of events stored in the session.")
     last_update_time: float = Field(description="Timestamp of the last stored event or creation.")
+    create_time: float | None = Field(
+        default=None,
+        description="When the session was made, as the store recorded it: it tells this session "
+        "from one made again under the same id after a deletion, so an append from this one "
+        "cannot land in that one. Set by the stores; None skips the check.",
+    )
 
 
 _SESSION_FIELDS: frozenset[str] = frozenset(Session.model_fields)
@@ -51,6 +57,7 @@ def stored_session(
     events: tuple[Event, ...],
     version: int,
     last_update_time: float,
+    create_time: float | None = None,
 ) -> Session:
     """A ``Session`` from values a store has already checked, without validating them again.
 
@@ -72,6 +79,7 @@ def stored_session(
             "events": events,
             "version": version,
             "last_update_time": last_update_time,
+            "create_time": create_time,
         },
     )
     _set_attribute(session, "__pydantic_fields_set__", set(_SESSION_FIELDS))

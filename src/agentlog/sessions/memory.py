@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import math
 import threading
 import time
 from collections.abc import Mapping
@@ -29,6 +30,7 @@ __all__ = ["InMemorySessionService"]
 class _Record:
     state: dict[str, Any]
     last_update_time: float
+    create_time: float
     events: list[Event] = field(default_factory=list)
     event_ids: set[str] = field(default_factory=set)
     timestamps: list[float] = field(default_factory=list)
@@ -46,6 +48,7 @@ class InMemorySessionService:
         self._app_state: dict[str, dict[str, Any]] = {}
         self._user_state: dict[tuple[str, str], dict[str, Any]] = {}
         self._closed = False
+        self._last_create = 0.0
 
     def _check_open(self) -> None:
         if self._closed:
@@ -77,6 +80,7 @@ class InMemorySessionService:
             events=events,
             version=len(record.events),
             last_update_time=record.last_update_time,
+            create_time=record.create_time,
         )
 
     async def create_session(
@@ -95,7 +99,11 @@ class InMemorySessionService:
             key = (app_name, user_id, sid)
             if key in self._sessions:
                 raise SessionExistsError(app_name, user_id, sid)
-            record = _Record(state=apply_delta({}, delta.session), last_update_time=time.time())
+            # Strictly increasing, so a session made again at once still tells itself apart.
+            now = self._last_create = max(time.time(), math.nextafter(self._last_create, math.inf))
+            record = _Record(
+                state=apply_delta({}, delta.session), last_update_time=now, create_time=now
+            )
             self._sessions[key] = record
             self._apply_shared(app_name, user_id, delta.app, delta.user)
             return self._session(app_name, user_id, sid, record, ())
@@ -150,6 +158,9 @@ class InMemorySessionService:
         with self._lock:
             self._check_open()
             record = self._record(session.app_name, session.user_id, session.id)
+            if session.create_time is not None and session.create_time != record.create_time:
+                # Deleted and made again under its id: another session, whatever its version.
+                raise SessionNotFoundError(session.app_name, session.user_id, session.id)
             if len(record.events) != plan.expected_version:
                 raise StaleSessionError(session.id, plan.expected_version, len(record.events))
             if plan.event.id in record.event_ids:

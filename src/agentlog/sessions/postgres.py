@@ -56,7 +56,9 @@ _Query = tuple[LiteralString, Params]
 _BEGIN_SNAPSHOT: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _WHERE_SESSION: Final = "app_name = %s AND user_id = %s AND session_id = %s"
 _SESSION_PK: Final = "(SELECT pk FROM sessions WHERE " + _WHERE_SESSION + ")"
-_SESSION_ROW: Final = "SELECT version, last_update_time FROM sessions WHERE " + _WHERE_SESSION
+_SESSION_ROW: Final = (
+    "SELECT version, last_update_time, create_time, pk FROM sessions WHERE " + _WHERE_SESSION
+)
 _APP_STATE: Final = "SELECT key, value::text FROM app_state WHERE app_name = %s"
 _USER_STATE: Final = "SELECT key, value::text FROM user_state WHERE app_name = %s AND user_id = %s"
 _SESSION_STATE: Final = (
@@ -215,14 +217,7 @@ class PostgresSessionService(PostgresStore):
         key = (app_name, user_id, sid)
         known = cache.peek(key)
         start = known.version if known is not None else 0
-        (
-            session_rows,
-            app_rows,
-            user_rows,
-            state_rows,
-            event_rows,
-            pk_rows,
-        ) = await self._transaction(
+        session_rows, app_rows, user_rows, state_rows, event_rows = await self._transaction(
             _BEGIN_SNAPSHOT,
             [
                 *_load_queries(app_name, user_id, sid),
@@ -230,14 +225,12 @@ class PostgresSessionService(PostgresStore):
                     _EVENTS + " WHERE session_pk = " + _SESSION_PK + " AND seq > %s ORDER BY seq",
                     (app_name, user_id, sid, start),
                 ),
-                ("SELECT pk FROM sessions WHERE " + _WHERE_SESSION, key),
             ],
         )
         if not session_rows:
             cache.drop(key)
             raise SessionNotFoundError(app_name, user_id, sid)
-        ((version, _),) = session_rows
-        ((pk,),) = pk_rows
+        ((version, _, _, pk),) = session_rows
         cached = cache.get(key, pk, version) if known is not None else None
         if cached is not known:
             # Another session under this id, or fewer events than cached: read it whole.
@@ -253,26 +246,15 @@ class PostgresSessionService(PostgresStore):
     async def _get_uncached_all(
         self, app_name: str, user_id: str, sid: str, cache: EventCache
     ) -> Session:
-        (
-            session_rows,
-            app_rows,
-            user_rows,
-            state_rows,
-            event_rows,
-            pk_rows,
-        ) = await self._transaction(
+        session_rows, app_rows, user_rows, state_rows, event_rows = await self._transaction(
             _BEGIN_SNAPSHOT,
-            [
-                *_load_queries(app_name, user_id, sid),
-                _events_query(app_name, user_id, sid, None),
-                ("SELECT pk FROM sessions WHERE " + _WHERE_SESSION, (app_name, user_id, sid)),
-            ],
+            [*_load_queries(app_name, user_id, sid), _events_query(app_name, user_id, sid, None)],
         )
         session = _session(
             app_name, user_id, sid, session_rows, app_rows, user_rows, state_rows, event_rows
         )
-        if pk_rows and len(session.events) == session.version:
-            cache.put((app_name, user_id, sid), pk_rows[0][0], session.events)
+        if len(session.events) == session.version:
+            cache.put((app_name, user_id, sid), session_rows[0][3], session.events)
         return session
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
@@ -286,7 +268,8 @@ class PostgresSessionService(PostgresStore):
             _BEGIN_SNAPSHOT,
             [
                 (
-                    "SELECT pk, user_id, session_id, version, last_update_time FROM sessions"
+                    "SELECT pk, user_id, session_id, version, last_update_time, create_time"
+                    " FROM sessions"
                     " WHERE " + where + " ORDER BY create_time, pk",
                     params,
                 ),
@@ -322,8 +305,9 @@ class PostgresSessionService(PostgresStore):
                 events=(),
                 version=version,
                 last_update_time=last_update_time,
+                create_time=create_time,
             )
-            for pk, user, sid, version, last_update_time in sessions
+            for pk, user, sid, version, last_update_time, create_time in sessions
         ]
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
@@ -428,11 +412,13 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         "format": EVENT_FORMAT_VERSION,
         "payload": encode_event(event),
         "compaction_end": plan.compaction_end,
+        "created": session.create_time,
     }
     query = _statement(
         "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
         " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
-        " AND version = %(expected)s RETURNING pk),"
+        " AND version = %(expected)s"
+        " AND (%(created)s::float8 IS NULL OR create_time = %(created)s::float8) RETURNING pk),"
         " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
         " format_version, payload, compaction_end) SELECT pk, %(version)s::bigint,"
         " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
@@ -494,7 +480,7 @@ def _session(
 ) -> Session:
     if not session_rows:
         raise SessionNotFoundError(app_name, user_id, sid)
-    ((version, last_update_time),) = session_rows
+    ((version, last_update_time, create_time, _),) = session_rows
     return stored_session(
         id=sid,
         app_name=app_name,
@@ -503,6 +489,7 @@ def _session(
         events=decode_events(event_rows, session_id=sid) if events is None else events,
         version=version,
         last_update_time=last_update_time,
+        create_time=create_time,
     )
 
 
@@ -513,6 +500,7 @@ def _state(rows: Sequence[_Row], owner: str) -> dict[str, Any]:
 async def _stale_or_missing(conn: _Conn, session: Session, plan: AppendPlan) -> StoreError:
     cursor = await conn.execute(_SESSION_ROW, (session.app_name, session.user_id, session.id))
     row = await cursor.fetchone()
-    if row is None:
+    if row is None or session.create_time not in (None, row[2]):
+        # Gone, or deleted and made again under its id: another session, whatever its version.
         return SessionNotFoundError(session.app_name, session.user_id, session.id)
     return StaleSessionError(session.id, plan.expected_version, row[0])

@@ -207,6 +207,7 @@ class SqliteSessionService:
             events=events,
             version=version,
             last_update_time=last_update_time,
+            create_time=create_time,
         )
 
     @staticmethod
@@ -302,6 +303,7 @@ class SqliteSessionService:
             row = conn.execute(
                 "UPDATE sessions SET version = ?, last_update_time = ?"
                 " WHERE app_name = ? AND user_id = ? AND session_id = ? AND version = ?"
+                " AND (? IS NULL OR create_time = ?)"
                 " RETURNING pk, create_time",
                 (
                     plan.new_version,
@@ -310,6 +312,8 @@ class SqliteSessionService:
                     session.user_id,
                     session.id,
                     plan.expected_version,
+                    session.create_time,
+                    session.create_time,
                 ),
             ).fetchone()
             if row is None:
@@ -450,9 +454,11 @@ def _stale_or_missing(
     conn: sqlite3.Connection, session: Session, expected_version: int
 ) -> StoreError:
     row = conn.execute(
-        "SELECT version FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?",
+        "SELECT version, create_time FROM sessions"
+        " WHERE app_name = ? AND user_id = ? AND session_id = ?",
         (session.app_name, session.user_id, session.id),
     ).fetchone()
-    if row is None:
+    if row is None or session.create_time not in (None, row[1]):
+        # Gone, or deleted and made again under its id: another session, whatever its version.
         return SessionNotFoundError(session.app_name, session.user_id, session.id)
     return StaleSessionError(session.id, expected_version, row[0])

@@ -268,6 +268,26 @@ class ContractTests(ConformanceBase):
         assert (await self._reload(store, reborn)).events == ()
         assert (await self._reload(store, reborn)).state == {"app:a": 1, "user:u": 2}
 
+    async def test_a_session_from_before_a_deletion_cannot_append_to_its_successor(
+        self, store: SessionService
+    ) -> None:
+        old = await store.create_session(app_name=APP, user_id="u1", session_id="again")
+        for text in ("a", "b"):
+            old = await store.append_event(old, _event(text=text))
+        await store.delete_session(app_name=APP, user_id="u1", session_id="again")
+        new = await store.create_session(app_name=APP, user_id="u1", session_id="again")
+        assert new.create_time is not None
+        assert new.create_time != old.create_time
+        for text in ("c", "d"):
+            new = await store.append_event(new, _event(text=text))
+        # Same id, same version: only the creation time tells the two apart.
+        assert old.version == new.version
+        with pytest.raises(SessionNotFoundError):
+            await store.append_event(old, _event(text="lost"))
+        stored = await self._reload(store, new)
+        assert [e.content.parts[0].text for e in stored.events if e.content] == ["c", "d"]
+        assert stored.create_time == new.create_time
+
     # --- failures -----------------------------------------------------------------------------
 
     async def test_closed_store_raises_store_unavailable(self) -> None:
