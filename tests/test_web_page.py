@@ -600,6 +600,26 @@ def test_two_pages_on_one_session_follow_each_other(browser: Any, tmp_path: Path
         assert len(follows) == 2
 
 
+def test_a_followed_session_deleted_elsewhere_is_closed_and_unlisted(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The page following a session that another client deletes says so, closes it and drops
+    it from the list of sessions."""
+    with desk_server(tmp_path) as base, desk_page(browser, base, "deleted") as desk:
+        desk.open()
+        sid = desk.new_session()
+        desk.say(FIRST)
+        expect(desk.chat_messages(FIRST_ANSWER)).to_have_count(1)
+        desk.idle()
+        expect(desk.page.locator(f'#session-select option[value="{sid}"]')).to_have_count(1)
+        assert httpx.delete(f"{base}/sessions/{sid}").status_code == 204
+        expect(desk.page.locator("#notice")).to_contain_text("This session was deleted")
+        expect(desk.page.locator("#session-label")).to_have_text("No session open")
+        expect(desk.page.locator("#state-meta")).to_have_text("")
+        expect(desk.page.locator(f'#session-select option[value="{sid}"]')).to_have_count(0)
+        desk.shot("01-deleted-elsewhere")
+
+
 def test_the_sse_parser_at_every_chunk_size(browser: Any, tmp_path: Path) -> None:
     """The page's own parser, in the browser: a body cut into chunks of every size (one cut
     falls between a line's CR and LF) gives the same frames, ids only where the server set

@@ -148,10 +148,14 @@ function closeSession() {
   session = blankSession(null);
   ui.sessionLabel.textContent = "No session open";
   ui.state.replaceChildren(h("p", { class: "muted" }, "No session open."));
+  ui.stateMeta.textContent = "";
   const url = new URL(location.href);
   url.searchParams.delete("session");
   history.replaceState(null, "", url);
   setBusy(false);
+  // It is closed because it is gone (deleted here, in another tab or by another client): the
+  // list should stop offering it.
+  refreshSessions();
 }
 
 /**
@@ -195,8 +199,13 @@ function watch(id) {
       }
       if (!current()) return;
       watching = null;
-      fail(err);
-      if (err instanceof ApiError && err.status === 404) closeSession(); // deleted
+      if (err instanceof ApiError && err.status === 404) {
+        // It was open and followed, so it existed: someone deleted it.
+        closeSession();
+        notice("This session was deleted, in another tab or by another client.");
+      } else {
+        fail(err);
+      }
     });
   });
 }
