@@ -25,6 +25,7 @@ from agentlog.server.frames import SESSION_DELETED, Frame, draft_frame, end_fram
 from agentlog.server.hub import LiveTurn, TurnHub
 from agentlog.server.replay import read_after
 from agentlog.server.streaming import session_stream
+from agentlog.server.versions import VersionReads
 from agentlog.sessions.base import SessionService
 from server_support import (
     ANA_KEY,
@@ -231,6 +232,61 @@ async def test_a_turn_of_another_process_arrives_by_polling_without_drafts(
     local.end()
     assert ids(await reader.until_end()) == [local.stored[0].id]
     reader.task.cancel()
+
+
+async def test_readers_of_one_session_share_their_polls(store: InMemorySessionService) -> None:
+    """Twenty readers polling every 40 ms for half a second: the store is read a few times a
+    poll interval, not twenty; what another process stores still reaches every reader, and so
+    does the session's deletion."""
+    here, there = TurnHub(), TurnHub()
+    sid = await new_session(store)
+    key = (USER, sid)
+    versions = VersionReads(store, APP, max_age=0.02)
+    readers = []
+    for _ in range(20):
+        replay = await read_after(store, APP, key, None, [])
+        frames = follow_session(
+            store, APP, here, key, None, [], replay, "desk", poll_s=0.04, versions=versions
+        )
+        readers.append(Reader(frames))
+    for reader in readers:
+        await reader.until_end()
+    await asyncio.sleep(0.5)
+    # Unshared, that is 20 readers x 12 polls; shared, about one read per 20 ms at most.
+    assert 1 <= versions.reads <= 40, versions.reads
+    turn = HandTurn(store, there, sid, "inv-elsewhere")
+    await turn.say("stored elsewhere")
+    turn.end()
+    for reader in readers:
+        assert ids(await reader.until_end()) == [turn.stored[0].id]
+    await store.delete_session(app_name=APP, user_id=USER, session_id=sid)
+    for reader in readers:
+        assert [f.kind for f in await reader.until_end()] == ["error", "end"]
+        await reader.closed()
+    assert here.waiting() == 0
+
+
+async def test_a_reader_leaving_mid_read_leaves_the_read_to_the_others(
+    store: InMemorySessionService,
+) -> None:
+    sid = await new_session(store)
+    started = asyncio.Event()
+
+    class Slow:
+        async def get_session(self, **kwargs: Any) -> Any:
+            started.set()
+            await asyncio.sleep(0.05)
+            return await store.get_session(**kwargs)
+
+    versions = VersionReads(Slow(), APP, max_age=1.0)  # type: ignore[arg-type]
+    first = asyncio.create_task(versions.version((USER, sid)))
+    await started.wait()
+    second = asyncio.create_task(versions.version((USER, sid)))
+    first.cancel()
+    assert await second == 0
+    assert versions.reads == 1
+    with pytest.raises(asyncio.CancelledError):
+        await first
 
 
 async def test_resuming_a_follow_stream_after_an_id_sends_exactly_the_rest(

@@ -25,6 +25,7 @@ from agentlog.server.hub import TurnHub
 from agentlog.server.limits import BodyLimit
 from agentlog.server.routes import approvals, sessions, state, turns
 from agentlog.server.stalls import StallWatcher
+from agentlog.server.versions import VersionReads
 from agentlog.server.web import install_web_page
 from agentlog.sessions.base import SessionService
 
@@ -107,6 +108,7 @@ def create_app(
         keys=keys,
         approval_deadline_s=approval_deadline_s,
         follow_poll_s=follow_poll_s,
+        versions=VersionReads(runner.session_service, runner.app_name, max_age=follow_poll_s / 2),
         summaries=summaries,
         summarizer=summarizer,
         memory=memory,

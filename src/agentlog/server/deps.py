@@ -11,6 +11,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from agentlog.runner import Runner
 from agentlog.server.auth import LOCAL_USER, Caller, KeyRing, is_loopback
 from agentlog.server.hub import SessionKey, TurnHub
+from agentlog.server.versions import VersionReads
 from agentlog.sessions.base import SessionService
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ class Server:
     approval_deadline_s: float
     follow_poll_s: float = 1.0
     """How often a follow stream reads the store for what other processes stored."""
+    versions: VersionReads | None = None
+    """Those reads, shared by every follow stream of this process."""
     summaries: SummaryStore | None = None
     summarizer: Summarizer | None = None
     memory: MemoryService | None = None

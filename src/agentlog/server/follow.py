@@ -9,7 +9,8 @@ of ending, and streams that the same way:
   ``end`` included.
 - Whatever another process stores (servers are stateless, and several may share one
   PostgreSQL store), and a compaction stored after a turn's stream ended, is noticed by reading
-  the session's version every ``poll_s`` seconds. It arrives as stored frames, then an
+  the session's version every ``poll_s`` seconds; the readers of one session in this process
+  share those reads (:mod:`agentlog.server.versions`). It arrives as stored frames, then an
   ``end``; this process cannot tell where another's turn ends, so a long one may come in
   several such batches. Its drafts never arrive: partial events are never stored, by design,
   and the store is all that processes share.
@@ -34,13 +35,12 @@ from agentlog.server.frames import Frame, deleted_frame, end_frame, error_frame
 from agentlog.server.hub import LiveTurn, SessionKey, TurnHub
 from agentlog.server.replay import Replay, UnknownEventError, read_after
 from agentlog.server.streaming import Cursor, until_idle
-from agentlog.sessions.base import GetSessionConfig, SessionService
+from agentlog.server.versions import VersionReads
+from agentlog.sessions.base import SessionService
 
 __all__ = ["follow_session"]
 
 logger = get_logger("agentlog.server")
-
-_VERSION_ONLY = GetSessionConfig(num_recent_events=0)
 
 
 async def follow_session(
@@ -54,6 +54,7 @@ async def follow_session(
     author: str,
     *,
     poll_s: float,
+    versions: VersionReads | None = None,
 ) -> AsyncIterator[Frame]:
     """The ``replay`` (read after taking ``turns``) and the running turns, then an ``end``, as
     :func:`~agentlog.server.streaming.session_stream` sends them; then every later turn and
@@ -74,7 +75,9 @@ async def follow_session(
             if not cursor.ended and (first or cursor.sent):
                 yield end_frame(cursor.invocation, author)
             first = False
-            turns, replay = await _next_change(store, app_name, hub, key, cursor.last, poll_s)
+            turns, replay = await _next_change(
+                store, app_name, hub, key, cursor.last, poll_s, versions
+            )
             fresh = Cursor(cursor.last)
             fresh.invocation = cursor.invocation
             cursor = fresh
@@ -94,9 +97,11 @@ async def _next_change(
     key: SessionKey,
     after: str | None,
     poll_s: float,
+    versions: VersionReads | None,
 ) -> tuple[list[LiveTurn], Replay]:
     """The registry and a read of the store after ``after``, once either holds something."""
-    user_id, session_id = key
+    # Without a shared one (a stream made outside a server), this stream reads on its own.
+    versions = versions or VersionReads(store, app_name, max_age=poll_s / 2)
     while True:
         turns = hub.turns(key)
         replay = await read_after(store, app_name, key, after, turns)
@@ -104,10 +109,7 @@ async def _next_change(
             return turns, replay
         # A turn registered during the read ends the wait at once.
         while not await _turn_within(hub, key, poll_s):
-            session = await store.get_session(
-                app_name=app_name, user_id=user_id, session_id=session_id, config=_VERSION_ONLY
-            )
-            if session.version != replay.version:
+            if await versions.version(key) != replay.version:
                 break
 
 

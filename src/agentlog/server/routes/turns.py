@@ -144,5 +144,8 @@ async def stream(
     parts = (server.store, server.app_name, server.hub, key, resume_from, turns, replay)
     author = server.runner.agent.name
     if follow:
-        return sse_response(follow_session(*parts, author, poll_s=server.follow_poll_s))
+        frames = follow_session(
+            *parts, author, poll_s=server.follow_poll_s, versions=server.versions
+        )
+        return sse_response(frames)
     return sse_response(session_stream(*parts, author))
