@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from agentlog.summary import (
     render_transcript,
     validate_output,
 )
-from agentlog.summary._extract import is_promise
+from agentlog.summary._extract import _PROMISE, is_promise, sentences
 from agentlog.summary.example import refund_session_events
 
 EVAL = Path("/work/shared/eval")
@@ -134,6 +135,26 @@ def test_a_result_that_changed_state_is_a_decision_and_pending_calls_are_open() 
 )
 def test_promises(sentence: str) -> None:
     assert is_promise(sentence)
+
+
+def test_the_promise_pattern_reads_lower_case_as_an_ignorecase_search_reads_any() -> None:
+    ignorecase = re.compile(_PROMISE.pattern, re.IGNORECASE)
+    said = [
+        s
+        for session in load_jsonl_sessions(
+            Path(__file__).parent.parent / "evals" / "agentlog-eval.jsonl"
+        )
+        for e in session.events
+        if e.content is not None
+        for p in e.content.parts
+        if p.text
+        for s in sentences(p.text)
+    ]
+    assert len(said) > 400
+    for sentence in said:
+        for case in (sentence, sentence.upper(), sentence.swapcase()):
+            found = _PROMISE.search(case.lower()) is not None
+            assert found == (ignorecase.search(case) is not None), case
 
 
 @pytest.mark.parametrize(

