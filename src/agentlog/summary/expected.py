@@ -8,7 +8,7 @@ record is never asked for something a truncated payload hid from it.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from agentlog.summary._scan import ascii_copy, new_entity
@@ -20,6 +20,7 @@ __all__ = [
     "Transcript",
     "entity_occurrences",
     "missing_entities",
+    "missing_from_transcript",
     "transcript_entities",
 ]
 
@@ -66,15 +67,18 @@ def _line_heads(
 
 
 def entity_occurrences(
-    transcript: Transcript, patterns: EntityPatterns
+    transcript: Transcript, patterns: EntityPatterns, skip: Collection[str] = frozenset()
 ) -> list[tuple[Entity, str | None]]:
     """Every entity occurrence in ``transcript`` with the id of the event whose line holds it,
     in order. Line heads (``[id] author``) are skipped; a ``"mentioned"``-scoped pattern skips
-    ``RESULT`` lines."""
+    ``RESULT`` lines; so are the entities whose key is in ``skip``."""
     text, scan, heads = _line_heads(transcript)
     found: list[tuple[Entity, str | None]] = []
     line, last = 0, len(heads) - 1
-    for entity in patterns.find(text, mentioned=False, scan=scan):  # in order: walk the lines
+    entities = patterns.find(text, mentioned=False, scan=scan)
+    if skip:
+        entities = [e for e in entities if e.key not in skip]
+    for entity in entities:  # in order: walk the lines
         while line < last and heads[line + 1][0] <= entity.start:
             line += 1
         _, body, eid, _ = heads[line]
@@ -101,6 +105,8 @@ def entity_occurrences(
         bodies_scan = "\n".join(scans)
         for pattern in mentioned:
             for entity in pattern.entities(bodies, scan=bodies_scan):
+                if entity.key in skip:
+                    continue
                 shift, eid = shifts[bisect_right(firsts, entity.start) - 1]
                 kind, name, found_text, key, start = entity
                 found.append(
@@ -135,13 +141,29 @@ def missing_entities(
     """The expected entities that ``text`` (a record's text) does not keep."""
     if not expected:
         return []
+    return _not_kept(text, patterns.summary_keys(text), expected)
+
+
+def missing_from_transcript(
+    text: str, transcript: Transcript, patterns: EntityPatterns
+) -> list[ExpectedEntity]:
+    """``missing_entities(text, transcript_entities(transcript, patterns), patterns)``, with
+    less work: the record's keys are read first, and the transcript's occurrences of keys the
+    record holds are dropped before they are mapped to events."""
     have = patterns.summary_keys(text)
+    occurrences = entity_occurrences(transcript, patterns, skip=have)
+    return _not_kept(text, have, transcript_entities(transcript, patterns, occurrences))
+
+
+def _not_kept(
+    text: str, have: Collection[str], expected: Mapping[str, ExpectedEntity]
+) -> list[ExpectedEntity]:
     folded: str | None = None
     missing = []
     for x in expected.values():
         entity = x.entity
         if entity.key in have or (
-            entity.kind == "date" and not have.isdisjoint(recall_keys(entity))
+            entity.kind == "date" and any(k in have for k in recall_keys(entity))
         ):
             continue
         if x.entity.kind == "id" and not is_word(x.entity.text):

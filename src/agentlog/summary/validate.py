@@ -33,6 +33,7 @@ from agentlog.summary.expected import (
     Transcript,
     entity_occurrences,
     missing_entities,
+    missing_from_transcript,
     transcript_entities,
 )
 from agentlog.summary.instructions import InstructionPatterns
@@ -261,8 +262,10 @@ def check_record(
                 )
     problems.extend(instruction_problems(record, instruction_patterns))
     if expected is None:
-        expected = transcript_entities(transcript, patterns)
-    problems.extend(_dropped_problem(x) for x in _missing(record, expected, patterns))
+        missing = missing_from_transcript(record.text(), transcript, patterns)
+    else:
+        missing = _missing(record, expected, patterns)
+    problems.extend(_dropped_problem(x) for x in missing)
     return problems
 
 
