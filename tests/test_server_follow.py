@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import httpx
 import pytest
@@ -40,6 +40,7 @@ from server_support import (
 )
 
 APP, USER = "agentlog", "ana"
+T = TypeVar("T")
 LONG_POLL = 60.0
 """A poll interval no test waits for: whatever arrives sooner came through the hub."""
 WAIT_S = 10.0
@@ -79,37 +80,41 @@ class HandTurn:
         self.hub.close(self.live)
 
 
-class Reader:
-    """A client reading a follow stream in the background."""
+class Reader(Generic[T]):
+    """A client reading a stream in the background: frames (the default), or anything whose
+    end ``is_end`` tells."""
 
-    def __init__(self, frames: AsyncIterator[Frame]) -> None:
-        self.queue: asyncio.Queue[Frame | None] = asyncio.Queue()
-        self.task = asyncio.create_task(self._run(frames))
+    def __init__(
+        self, items: AsyncIterator[T], is_end: Callable[[T], bool] = lambda f: f.kind == "end"
+    ) -> None:
+        self.is_end = is_end
+        self.queue: asyncio.Queue[T | None] = asyncio.Queue()
+        self.task = asyncio.create_task(self._run(items))
 
-    async def _run(self, frames: AsyncIterator[Frame]) -> None:
-        async for frame in frames:
-            await self.queue.put(frame)
+    async def _run(self, items: AsyncIterator[T]) -> None:
+        async for item in items:
+            await self.queue.put(item)
         await self.queue.put(None)
 
-    async def until_end(self) -> list[Frame]:
-        """The frames up to and including the next ``end``."""
-        frames: list[Frame] = []
-        while not frames or frames[-1].kind != "end":
-            frame = await asyncio.wait_for(self.queue.get(), WAIT_S)
-            assert frame is not None, "the stream ended"
-            frames.append(frame)
-        return frames
+    async def until_end(self) -> list[T]:
+        """The items up to and including the next end."""
+        items: list[T] = []
+        while not items or not self.is_end(items[-1]):
+            item = await asyncio.wait_for(self.queue.get(), WAIT_S)
+            assert item is not None, "the stream ended"
+            items.append(item)
+        return items
 
     async def closed(self) -> None:
         """Wait until the stream has ended on its own."""
-        frame = await asyncio.wait_for(self.queue.get(), WAIT_S)
-        assert frame is None, frame
+        item = await asyncio.wait_for(self.queue.get(), WAIT_S)
+        assert item is None, item
         await self.task
 
 
 async def follow(
     store: SessionService, hub: TurnHub, sid: str, after: str | None, poll_s: float
-) -> Reader:
+) -> Reader[Frame]:
     """What the route does: the registry, then the store, then the stream."""
     key = (USER, sid)
     turns = hub.turns(key)
@@ -385,17 +390,16 @@ async def test_a_client_going_away_leaves_no_waiter(store: InMemorySessionServic
 # --- over HTTP, on real servers ------------------------------------------------------------
 
 
-class Follower:
+class Follower(Reader[Sse]):
     """A follow stream read over HTTP in the background, as a page would."""
 
     def __init__(self, http: httpx.AsyncClient, sid: str, last_id: str | None = None) -> None:
         self.http, self.sid = http, sid
         self.view = ClientView()
         self.view.last_id = last_id
-        self.queue: asyncio.Queue[Sse | None] = asyncio.Queue()
-        self.task = asyncio.create_task(self._run())
+        super().__init__(self._events(), lambda sse: sse.event == "end")
 
-    async def _run(self) -> None:
+    async def _events(self) -> AsyncIterator[Sse]:
         headers = {"Last-Event-ID": self.view.last_id} if self.view.last_id else {}
         url = f"/sessions/{self.sid}/stream"
         params = {"follow": "true"}
@@ -403,16 +407,7 @@ class Follower:
             assert response.status_code == 200, await response.aread()
             async for sse in read_sse(response):
                 self.view.apply(sse)
-                await self.queue.put(sse)
-        await self.queue.put(None)
-
-    async def until_end(self) -> list[Sse]:
-        frames: list[Sse] = []
-        while not frames or frames[-1].event != "end":
-            sse = await asyncio.wait_for(self.queue.get(), WAIT_S)
-            assert sse is not None, "the stream ended"
-            frames.append(sse)
-        return frames
+                yield sse
 
     async def drop(self) -> None:
         """Hang up."""
