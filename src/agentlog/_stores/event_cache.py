@@ -97,6 +97,22 @@ class EventCache:
                 oldest = next(iter(self._entries))
                 self._remove(oldest)
 
+    def grow(
+        self,
+        key: SessionKey,
+        token: Hashable,
+        version: int,
+        cached: CachedEvents | None,
+        fresh: tuple[Event, ...],
+    ) -> tuple[Event, ...]:
+        """The ``cached`` events then ``fresh``, those a load read after them; kept when they
+        are the ``version`` events the store says it holds (else the rows were not what the
+        version says, and nothing is kept)."""
+        events = fresh if cached is None else (*cached.events, *fresh)
+        if len(events) == version:
+            self.put(key, token, events)
+        return events
+
     def extend(self, key: SessionKey, token: Hashable, version: int, event: Event) -> None:
         """Add ``event``, just stored as event ``version + 1``, if the entry holds exactly the
         ``version`` events before it (else leave the entry to the next load to correct)."""

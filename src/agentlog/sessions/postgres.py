@@ -235,10 +235,7 @@ class PostgresSessionService(PostgresStore):
         if cached is not known:
             # Another session under this id, or fewer events than cached: read it whole.
             return await self._get_uncached_all(app_name, user_id, sid, cache)
-        fresh = decode_events(event_rows, session_id=sid)
-        events = fresh if cached is None else (*cached.events, *fresh)
-        if len(events) == version:
-            cache.put(key, pk, events)
+        events = cache.grow(key, pk, version, cached, decode_events(event_rows, session_id=sid))
         return _session(
             app_name, user_id, sid, session_rows, app_rows, user_rows, state_rows, events=events
         )
@@ -253,8 +250,8 @@ class PostgresSessionService(PostgresStore):
         session = _session(
             app_name, user_id, sid, session_rows, app_rows, user_rows, state_rows, event_rows
         )
-        if len(session.events) == session.version:
-            cache.put((app_name, user_id, sid), session_rows[0][3], session.events)
+        key, pk = (app_name, user_id, sid), session_rows[0][3]
+        cache.grow(key, pk, session.version, None, session.events)
         return session
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:

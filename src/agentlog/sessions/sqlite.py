@@ -388,11 +388,7 @@ def _all_events(
         " WHERE session_pk = ? AND seq > ? ORDER BY seq",
         (token[0], start),
     ).fetchall()
-    fresh = decode_events(rows, session_id=key[2])
-    events = fresh if cached is None else (*cached.events, *fresh)
-    if len(events) == version:  # else the rows are not what the version says: keep nothing
-        cache.put(key, token, events)
-    return events
+    return cache.grow(key, token, version, cached, decode_events(rows, session_id=key[2]))
 
 
 def _state(conn: sqlite3.Connection, owner: str, sql: str, *params: Any) -> dict[str, Any]:
