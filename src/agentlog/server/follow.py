@@ -63,6 +63,8 @@ async def follow_session(
 
     Another process's events are noticed within ``poll_s`` seconds, as stored frames only.
     """
+    # Without a shared one (a stream made outside a server), this stream reads on its own.
+    versions = versions or VersionReads(store, app_name, max_age=poll_s / 2)
     cursor = Cursor(after)
     first = True
     try:
@@ -97,11 +99,9 @@ async def _next_change(
     key: SessionKey,
     after: str | None,
     poll_s: float,
-    versions: VersionReads | None,
+    versions: VersionReads,
 ) -> tuple[list[LiveTurn], Replay]:
     """The registry and a read of the store after ``after``, once either holds something."""
-    # Without a shared one (a stream made outside a server), this stream reads on its own.
-    versions = versions or VersionReads(store, app_name, max_age=poll_s / 2)
     while True:
         turns = hub.turns(key)
         replay = await read_after(store, app_name, key, after, turns)
