@@ -14,12 +14,12 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from agentlog._frozen import FrozenDict
-from agentlog.errors import InvalidEventError
+from agentlog.errors import InvalidEventError, SessionNotFoundError, StaleSessionError, StoreError
 from agentlog.events import Event, StateDelta
 from agentlog.sessions.base import Session, stored_session
 from agentlog.state import ScopedDelta, apply_delta, split_delta, strip_temp
 
-__all__ = ["AppendPlan", "initial_delta", "plan_append", "session_after"]
+__all__ = ["AppendPlan", "initial_delta", "plan_append", "refused_append", "session_after"]
 
 _delta_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(StateDelta)
 
@@ -92,3 +92,14 @@ def initial_delta(state: Mapping[str, Any] | None) -> ScopedDelta:
     except ValidationError as exc:
         raise InvalidEventError(f"initial state is not a valid delta: {exc}") from exc
     return split_delta(delta)
+
+
+def refused_append(
+    session: Session, expected_version: int, stored: tuple[int, float] | None
+) -> StoreError:
+    """Why a store refused an append computed from ``session`` at ``expected_version``, given
+    the stored session's ``(version, create_time)`` (``None`` when there is none)."""
+    if stored is None or session.create_time not in (None, stored[1]):
+        # Gone, or deleted and made again under its id: another session, whatever its version.
+        return SessionNotFoundError(session.app_name, session.user_id, session.id)
+    return StaleSessionError(session.id, expected_version, stored[0])

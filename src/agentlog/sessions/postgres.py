@@ -32,12 +32,17 @@ from agentlog.errors import (
     DuplicateEventError,
     SessionExistsError,
     SessionNotFoundError,
-    StaleSessionError,
     StoreError,
 )
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
-from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, session_after
+from agentlog.sessions._plan import (
+    AppendPlan,
+    initial_delta,
+    plan_append,
+    refused_append,
+    session_after,
+)
 from agentlog.sessions.base import GetSessionConfig, Session, stored_session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
@@ -497,7 +502,4 @@ def _state(rows: Sequence[_Row], owner: str) -> dict[str, Any]:
 async def _stale_or_missing(conn: _Conn, session: Session, plan: AppendPlan) -> StoreError:
     cursor = await conn.execute(_SESSION_ROW, (session.app_name, session.user_id, session.id))
     row = await cursor.fetchone()
-    if row is None or session.create_time not in (None, row[2]):
-        # Gone, or deleted and made again under its id: another session, whatever its version.
-        return SessionNotFoundError(session.app_name, session.user_id, session.id)
-    return StaleSessionError(session.id, plan.expected_version, row[0])
+    return refused_append(session, plan.expected_version, None if row is None else (row[0], row[2]))

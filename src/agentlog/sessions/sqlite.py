@@ -21,13 +21,18 @@ from agentlog.errors import (
     DuplicateEventError,
     SessionExistsError,
     SessionNotFoundError,
-    StaleSessionError,
     StoreError,
     StoreUnavailableError,
 )
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
-from agentlog.sessions._plan import AppendPlan, initial_delta, plan_append, session_after
+from agentlog.sessions._plan import (
+    AppendPlan,
+    initial_delta,
+    plan_append,
+    refused_append,
+    session_after,
+)
 from agentlog.sessions.base import GetSessionConfig, Session, stored_session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
@@ -454,7 +459,4 @@ def _stale_or_missing(
         " WHERE app_name = ? AND user_id = ? AND session_id = ?",
         (session.app_name, session.user_id, session.id),
     ).fetchone()
-    if row is None or session.create_time not in (None, row[1]):
-        # Gone, or deleted and made again under its id: another session, whatever its version.
-        return SessionNotFoundError(session.app_name, session.user_id, session.id)
-    return StaleSessionError(session.id, expected_version, row[0])
+    return refused_append(session, expected_version, row)
