@@ -123,22 +123,13 @@ class _Builder:
                 self.add(self.open_questions, f"{name}{shown} has no result yet", [event_id])
 
     def conversation(self) -> None:
-        last_reply = max(
-            (
-                i
-                for i, ln in enumerate(self.lines)
-                if ln.kind == "text" and ln.author != USER_AUTHOR
-            ),
-            default=-1,
-        )
-        last_user = max(
-            (
-                i
-                for i, ln in enumerate(self.lines)
-                if ln.kind == "text" and ln.author == USER_AUTHOR
-            ),
-            default=-1,
-        )
+        last_reply = last_user = -1  # the last text line of the agents, of the user
+        for i, ln in enumerate(self.lines):
+            if ln.kind == "text":
+                if ln.author == USER_AUTHOR:
+                    last_user = i
+                else:
+                    last_reply = i
         for i, line in enumerate(self.lines):
             if line.kind == "text" and line.author != USER_AUTHOR:
                 self.promises(line)
