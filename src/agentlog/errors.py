@@ -21,6 +21,8 @@ The tree::
     │   ├── SessionExistsError     create_session with an id already taken
     │   ├── StaleSessionError      the stored session moved on since it was read
     │   ├── DuplicateEventError    an event id already stored in that session
+    │   ├── SessionBusyError       another turn holds the session's lease past the wait
+    │   ├── LeaseLostError         a turn's lease expired and another turn took the session
     │   ├── StoreUnavailableError  closed, unreachable or locked past its timeout
     │   └── CorruptRecordError     a stored row that does not parse (names session and event)
     └── ArtifactError              anything an artifact service reports
@@ -43,6 +45,8 @@ __all__ = [
     "PendingRequestError",
     "RequestAbandonedError",
     "RequestAlreadyAnsweredError",
+    "LeaseLostError",
+    "SessionBusyError",
     "UnknownRequestError",
     "ArtifactError",
     "ArtifactNotFoundError",
@@ -162,6 +166,30 @@ class DuplicateEventError(StoreError):
         super().__init__(f"event {event_id!r} is already stored in session {session_id!r}")
         self.session_id = session_id
         self.event_id = event_id
+
+
+class SessionBusyError(StoreError):
+    """Another turn holds the session's lease, and it was not released within the wait."""
+
+    def __init__(self, session_id: str, waited_s: float) -> None:
+        super().__init__(
+            f"session {session_id!r} is busy: another turn holds it (waited {waited_s:.1f}s)"
+        )
+        self.session_id = session_id
+        self.waited_s = waited_s
+
+
+class LeaseLostError(StoreError):
+    """A write under a session lease whose token is no longer the session's: the lease
+    expired and another turn took the session. Nothing was written."""
+
+    def __init__(self, session_id: str, token: int) -> None:
+        super().__init__(
+            f"the lease (token {token}) on session {session_id!r} was lost: it expired and "
+            "another turn took the session"
+        )
+        self.session_id = session_id
+        self.token = token
 
 
 class StoreUnavailableError(StoreError):

@@ -338,6 +338,9 @@ class ErrorCode(StrEnum):
     """The model called a tool that does not exist."""
     AGENT_NOT_FOUND = "agent_not_found"
     """A transfer named an agent that does not exist or may not be reached."""
+    INTERRUPTED = "interrupted"
+    """The turn's process stopped (crashed or was killed) before the turn ended; the next
+    turn on the session closed it."""
     INTERNAL = "internal"
     """A bug or an unexpected failure inside the framework or an agent."""
 
