@@ -53,6 +53,7 @@ USER_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.MAX_LLM_CALLS: "The assistant took too many steps on this request and stopped.",
     ErrorCode.TOOL_NOT_FOUND: "The assistant tried to use a tool it does not have.",
     ErrorCode.AGENT_NOT_FOUND: "The assistant tried to hand over to an agent that does not exist.",
+    ErrorCode.INTERRUPTED: "The assistant was interrupted before it finished. Please try again.",
     ErrorCode.INTERNAL: "Something went wrong on our side. The conversation is saved; try again.",
 }
 
