@@ -14,12 +14,26 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from agentlog._frozen import FrozenDict
-from agentlog.errors import InvalidEventError, SessionNotFoundError, StaleSessionError, StoreError
+from agentlog.errors import (
+    InvalidEventError,
+    LeaseLostError,
+    SessionBusyError,
+    SessionNotFoundError,
+    StaleSessionError,
+    StoreError,
+)
 from agentlog.events import Event, StateDelta
 from agentlog.sessions.base import Session, stored_session
 from agentlog.state import ScopedDelta, apply_delta, split_delta, strip_temp
 
-__all__ = ["AppendPlan", "initial_delta", "plan_append", "refused_append", "session_after"]
+__all__ = [
+    "AppendPlan",
+    "StoredHead",
+    "initial_delta",
+    "plan_append",
+    "refused_append",
+    "session_after",
+]
 
 _delta_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(StateDelta)
 
@@ -80,6 +94,7 @@ def session_after(session: Session, plan: AppendPlan) -> Session:
         version=plan.new_version,
         last_update_time=plan.event.timestamp,
         create_time=session.create_time,
+        lease_token=session.lease_token,
     )
 
 
@@ -94,12 +109,28 @@ def initial_delta(state: Mapping[str, Any] | None) -> ScopedDelta:
     return split_delta(delta)
 
 
+@dataclass(frozen=True, slots=True)
+class StoredHead:
+    """What a store reads of a session row to explain a refused append."""
+
+    version: int
+    create_time: float
+    lease_token: int
+    """The newest lease's fencing token (0 before any)."""
+    lease_live: bool
+    """Whether that lease is held and unexpired, by the store's clock."""
+
+
 def refused_append(
-    session: Session, expected_version: int, stored: tuple[int, float] | None
+    session: Session, expected_version: int, stored: StoredHead | None
 ) -> StoreError:
     """Why a store refused an append computed from ``session`` at ``expected_version``, given
-    the stored session's ``(version, create_time)`` (``None`` when there is none)."""
-    if stored is None or session.create_time not in (None, stored[1]):
+    the stored session's head (``None`` when there is none)."""
+    if stored is None or session.create_time not in (None, stored.create_time):
         # Gone, or deleted and made again under its id: another session, whatever its version.
         return SessionNotFoundError(session.app_name, session.user_id, session.id)
-    return StaleSessionError(session.id, expected_version, stored[0])
+    if session.lease_token is not None and session.lease_token != stored.lease_token:
+        return LeaseLostError(session.id, session.lease_token)
+    if session.lease_token is None and stored.lease_live:
+        return SessionBusyError(session.id, 0.0)
+    return StaleSessionError(session.id, expected_version, stored.version)

@@ -42,6 +42,15 @@ class Session(BaseModel):
         "from one made again under the same id after a deletion, so an append from this one "
         "cannot land in that one. Set by the stores; None skips the check.",
     )
+    lease_token: int | None = Field(
+        default=None,
+        description="The fencing token of the session lease this object appends under "
+        "(``agentlog.sessions.leases``); None appends only while no live lease is held.",
+    )
+
+    def under_lease(self, token: int | None) -> Session:
+        """This session, appending under the lease ``token`` (``None``: under none)."""
+        return self.model_copy(update={"lease_token": token})
 
 
 _SESSION_FIELDS: frozenset[str] = frozenset(Session.model_fields)
@@ -58,6 +67,7 @@ def stored_session(
     version: int,
     last_update_time: float,
     create_time: float | None = None,
+    lease_token: int | None = None,
 ) -> Session:
     """A ``Session`` from values a store has already checked, without validating them again.
 
@@ -80,6 +90,7 @@ def stored_session(
             "version": version,
             "last_update_time": last_update_time,
             "create_time": create_time,
+            "lease_token": lease_token,
         },
     )
     _set_attribute(session, "__pydantic_fields_set__", set(_SESSION_FIELDS))

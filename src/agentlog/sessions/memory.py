@@ -12,15 +12,22 @@ from typing import Any
 
 from agentlog.errors import (
     DuplicateEventError,
+    LeaseLostError,
     SessionExistsError,
     SessionNotFoundError,
-    StaleSessionError,
     StoreUnavailableError,
 )
 from agentlog.events import Event
 from agentlog.ids import new_session_id
-from agentlog.sessions._plan import initial_delta, plan_append, session_after
+from agentlog.sessions._plan import (
+    StoredHead,
+    initial_delta,
+    plan_append,
+    refused_append,
+    session_after,
+)
 from agentlog.sessions.base import GetSessionConfig, Session, stored_session
+from agentlog.sessions.leases import Lease, TurnState
 from agentlog.state import apply_delta, merged_view
 
 __all__ = ["InMemorySessionService"]
@@ -37,6 +44,15 @@ class _Record:
     """The events' timestamps, strictly increasing, for bisecting."""
     compaction_end: float | None = None
     """The greatest ``end_timestamp`` of a stored compaction."""
+    lease_token: int = 0
+    lease_owner: str | None = None
+    """The lease's holder; ``None`` once released (the turn's stored end)."""
+    lease_invocation: str | None = None
+    lease_expires: float = 0.0
+
+    def lease_live(self, now: float) -> bool:
+        """Whether a lease is held and unexpired at ``now``."""
+        return self.lease_owner is not None and self.lease_expires >= now
 
 
 class InMemorySessionService:
@@ -158,11 +174,23 @@ class InMemorySessionService:
         with self._lock:
             self._check_open()
             record = self._record(session.app_name, session.user_id, session.id)
-            if session.create_time is not None and session.create_time != record.create_time:
-                # Deleted and made again under its id: another session, whatever its version.
-                raise SessionNotFoundError(session.app_name, session.user_id, session.id)
-            if len(record.events) != plan.expected_version:
-                raise StaleSessionError(session.id, plan.expected_version, len(record.events))
+            now = time.time()
+            if (
+                session.create_time not in (None, record.create_time)
+                or len(record.events) != plan.expected_version
+                or (
+                    record.lease_token != session.lease_token
+                    if session.lease_token is not None
+                    else record.lease_live(now)
+                )
+            ):
+                head = StoredHead(
+                    version=len(record.events),
+                    create_time=record.create_time,
+                    lease_token=record.lease_token,
+                    lease_live=record.lease_live(now),
+                )
+                raise refused_append(session, plan.expected_version, head)
             if plan.event.id in record.event_ids:
                 raise DuplicateEventError(session.id, plan.event.id)
             record.events.append(plan.event)
@@ -177,6 +205,70 @@ class InMemorySessionService:
             record.last_update_time = plan.event.timestamp
             self._apply_shared(session.app_name, session.user_id, plan.delta.app, plan.delta.user)
         return session_after(session, plan)
+
+    async def acquire_lease(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+    ) -> Lease | None:
+        """See ``SessionLeases.acquire_lease``."""
+        with self._lock:
+            self._check_open()
+            record = self._record(app_name, user_id, session_id)
+            now = time.time()
+            if record.lease_live(now):
+                return None
+            interrupted = record.lease_invocation if record.lease_owner is not None else None
+            record.lease_token += 1
+            record.lease_owner = owner
+            record.lease_invocation = invocation_id
+            record.lease_expires = now + ttl_s
+            return Lease(
+                app_name=app_name,
+                user_id=user_id,
+                session_id=session_id,
+                token=record.lease_token,
+                owner=owner,
+                invocation_id=invocation_id,
+                expires_at=record.lease_expires,
+                interrupted=interrupted,
+            )
+
+    async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
+        """See ``SessionLeases.renew_lease``."""
+        with self._lock:
+            self._check_open()
+            record = self._sessions.get((lease.app_name, lease.user_id, lease.session_id))
+            if record is None or record.lease_token != lease.token or record.lease_owner is None:
+                raise LeaseLostError(lease.session_id, lease.token)
+            record.lease_expires = time.time() + ttl_s
+            return lease.model_copy(update={"expires_at": record.lease_expires})
+
+    async def release_lease(self, lease: Lease) -> None:
+        """See ``SessionLeases.release_lease``."""
+        with self._lock:
+            self._check_open()
+            record = self._sessions.get((lease.app_name, lease.user_id, lease.session_id))
+            if record is not None and record.lease_token == lease.token:
+                record.lease_owner = None
+                record.lease_invocation = None
+
+    async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
+        """See ``SessionLeases.read_turn``."""
+        with self._lock:
+            self._check_open()
+            record = self._record(app_name, user_id, session_id)
+            live = record.lease_live(time.time())
+            return TurnState(
+                version=len(record.events),
+                running=record.lease_invocation if live else None,
+                token=record.lease_token,
+            )
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""

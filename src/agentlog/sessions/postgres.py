@@ -30,6 +30,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from agentlog.errors import (
     DuplicateEventError,
+    LeaseLostError,
     SessionExistsError,
     SessionNotFoundError,
     StoreError,
@@ -38,6 +39,7 @@ from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
 from agentlog.sessions._plan import (
     AppendPlan,
+    StoredHead,
     initial_delta,
     plan_append,
     refused_append,
@@ -51,6 +53,7 @@ from agentlog.sessions.codec import (
     encode_event,
     encode_value,
 )
+from agentlog.sessions.leases import Lease, TurnState
 from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
 from agentlog.state import ScopedDelta, merged_view
 
@@ -87,6 +90,8 @@ _SCOPES: Final[
     ("session", "session_state", "session_pk", "s.pk", "session_pk = (SELECT pk FROM s)"),
 )
 _DEADLOCK_RETRIES: Final = 3
+_NOW: Final = "extract(epoch FROM clock_timestamp())::float8"
+"""The lease clock: the server's, so every process sharing the database reads one clock."""
 
 
 class PostgresSessionService(PostgresStore):
@@ -353,6 +358,88 @@ class PostgresSessionService(PostgresStore):
             self._cache.extend(key, row[0], plan.expected_version, plan.event)
         return session_after(session, plan)
 
+    async def acquire_lease(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+    ) -> Lease | None:
+        """See ``SessionLeases.acquire_lease``."""
+        # One statement: ``old`` locks the row (a concurrent acquire waits, then reads the row
+        # as the winner left it) and ``won`` takes the lease only if it is free or expired.
+        rows = await self._fetch(
+            "WITH old AS (SELECT pk, lease_owner, lease_invocation, lease_expires, "
+            + _NOW
+            + " AS now FROM sessions WHERE "
+            + _WHERE_SESSION
+            + " FOR UPDATE),"
+            " won AS (UPDATE sessions s SET lease_token = s.lease_token + 1,"
+            " lease_owner = %s, lease_invocation = %s, lease_expires = old.now + %s"
+            " FROM old WHERE s.pk = old.pk"
+            " AND (old.lease_owner IS NULL OR old.lease_expires < old.now)"
+            " RETURNING s.lease_token, s.lease_expires)"
+            " SELECT old.lease_owner, old.lease_invocation, won.lease_token, won.lease_expires"
+            " FROM old LEFT JOIN won ON true",
+            (app_name, user_id, session_id, owner, invocation_id, ttl_s),
+        )
+        if not rows:
+            raise SessionNotFoundError(app_name, user_id, session_id)
+        ((held_by, held_for, token, expires),) = rows
+        if token is None:
+            return None
+        return Lease(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            token=token,
+            owner=owner,
+            invocation_id=invocation_id,
+            expires_at=expires,
+            interrupted=held_for if held_by is not None else None,
+        )
+
+    async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
+        """See ``SessionLeases.renew_lease``."""
+        rows = await self._fetch(
+            "UPDATE sessions SET lease_expires = "
+            + _NOW
+            + " + %s WHERE "
+            + _WHERE_SESSION
+            + " AND lease_token = %s AND lease_owner IS NOT NULL RETURNING lease_expires",
+            (ttl_s, lease.app_name, lease.user_id, lease.session_id, lease.token),
+        )
+        if not rows:
+            raise LeaseLostError(lease.session_id, lease.token)
+        return lease.model_copy(update={"expires_at": rows[0][0]})
+
+    async def release_lease(self, lease: Lease) -> None:
+        """See ``SessionLeases.release_lease``."""
+        await self._fetch(
+            "UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL WHERE "
+            + _WHERE_SESSION
+            + " AND lease_token = %s RETURNING pk",
+            (lease.app_name, lease.user_id, lease.session_id, lease.token),
+        )
+
+    async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
+        """See ``SessionLeases.read_turn``."""
+        rows = await self._fetch(
+            "SELECT version, lease_token, CASE WHEN lease_owner IS NOT NULL"
+            " AND lease_expires >= "
+            + _NOW
+            + " THEN lease_invocation END FROM sessions WHERE "
+            + _WHERE_SESSION,
+            (app_name, user_id, session_id),
+        )
+        if not rows:
+            raise SessionNotFoundError(app_name, user_id, session_id)
+        ((version, token, running),) = rows
+        return TurnState(version=version, token=token, running=running)
+
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
         return _state(await self._fetch(_APP_STATE, (app_name,)), app_name)
@@ -415,12 +502,17 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         "payload": encode_event(event),
         "compaction_end": plan.compaction_end,
         "created": session.create_time,
+        "lease": session.lease_token,
     }
     query = _statement(
         "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
         " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
         " AND version = %(expected)s"
-        " AND (%(created)s::float8 IS NULL OR create_time = %(created)s::float8) RETURNING pk),"
+        " AND (%(created)s::float8 IS NULL OR create_time = %(created)s::float8)"
+        # Under a lease: that lease's token. Under none: no live lease of another.
+        " AND CASE WHEN %(lease)s::bigint IS NULL THEN lease_owner IS NULL OR lease_expires < "
+        + _NOW
+        + " ELSE lease_token = %(lease)s::bigint END RETURNING pk),"
         " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
         " format_version, payload, compaction_end) SELECT pk, %(version)s::bigint,"
         " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
@@ -500,6 +592,13 @@ def _state(rows: Sequence[_Row], owner: str) -> dict[str, Any]:
 
 
 async def _stale_or_missing(conn: _Conn, session: Session, plan: AppendPlan) -> StoreError:
-    cursor = await conn.execute(_SESSION_ROW, (session.app_name, session.user_id, session.id))
+    cursor = await conn.execute(
+        "SELECT version, create_time, lease_token, lease_owner IS NOT NULL AND lease_expires >= "
+        + _NOW
+        + " FROM sessions WHERE "
+        + _WHERE_SESSION,
+        (session.app_name, session.user_id, session.id),
+    )
     row = await cursor.fetchone()
-    return refused_append(session, plan.expected_version, None if row is None else (row[0], row[2]))
+    head = None if row is None else StoredHead(row[0], row[1], row[2], bool(row[3]))
+    return refused_append(session, plan.expected_version, head)

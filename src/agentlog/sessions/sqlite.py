@@ -19,6 +19,7 @@ from agentlog._stores.event_cache import EventCache, SessionKey
 from agentlog._stores.sqlite import SqliteWorker, migrate, transaction
 from agentlog.errors import (
     DuplicateEventError,
+    LeaseLostError,
     SessionExistsError,
     SessionNotFoundError,
     StoreError,
@@ -28,6 +29,7 @@ from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
 from agentlog.sessions._plan import (
     AppendPlan,
+    StoredHead,
     initial_delta,
     plan_append,
     refused_append,
@@ -41,6 +43,7 @@ from agentlog.sessions.codec import (
     encode_event,
     encode_value,
 )
+from agentlog.sessions.leases import Lease, TurnState
 from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
 from agentlog.state import ScopedDelta, merged_view
 
@@ -309,6 +312,9 @@ class SqliteSessionService:
                 "UPDATE sessions SET version = ?, last_update_time = ?"
                 " WHERE app_name = ? AND user_id = ? AND session_id = ? AND version = ?"
                 " AND (? IS NULL OR create_time = ?)"
+                # Under a lease: that lease's token. Under none: no live lease of another.
+                " AND CASE WHEN ? IS NULL THEN lease_owner IS NULL OR lease_expires < ?"
+                " ELSE lease_token = ? END"
                 " RETURNING pk, create_time",
                 (
                     plan.new_version,
@@ -319,6 +325,9 @@ class SqliteSessionService:
                     plan.expected_version,
                     session.create_time,
                     session.create_time,
+                    session.lease_token,
+                    time.time(),
+                    session.lease_token,
                 ),
             ).fetchone()
             if row is None:
@@ -350,6 +359,108 @@ class SqliteSessionService:
         if self._cache is not None:
             key = (session.app_name, session.user_id, session.id)
             self._cache.extend(key, token, plan.expected_version, plan.event)
+
+    async def acquire_lease(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+    ) -> Lease | None:
+        """See ``SessionLeases.acquire_lease``."""
+        return await self._db.run(
+            self._acquire, app_name, user_id, session_id, owner, invocation_id, ttl_s
+        )
+
+    def _acquire(
+        self,
+        conn: sqlite3.Connection,
+        app_name: str,
+        user_id: str,
+        sid: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+    ) -> Lease | None:
+        def body() -> Lease | None:
+            # Under the write lock, so the read and the update are one step for every process.
+            row = conn.execute(
+                "SELECT lease_owner, lease_invocation, lease_expires FROM sessions"
+                " WHERE app_name = ? AND user_id = ? AND session_id = ?",
+                (app_name, user_id, sid),
+            ).fetchone()
+            if row is None:
+                raise SessionNotFoundError(app_name, user_id, sid)
+            held_by, held_for, expires = row
+            now = time.time()
+            if held_by is not None and expires >= now:
+                return None
+            (token,) = conn.execute(
+                "UPDATE sessions SET lease_token = lease_token + 1, lease_owner = ?,"
+                " lease_invocation = ?, lease_expires = ?"
+                " WHERE app_name = ? AND user_id = ? AND session_id = ? RETURNING lease_token",
+                (owner, invocation_id, now + ttl_s, app_name, user_id, sid),
+            ).fetchone()
+            return Lease(
+                app_name=app_name,
+                user_id=user_id,
+                session_id=sid,
+                token=token,
+                owner=owner,
+                invocation_id=invocation_id,
+                expires_at=now + ttl_s,
+                interrupted=held_for if held_by is not None else None,
+            )
+
+        return transaction(conn, "BEGIN IMMEDIATE", body)
+
+    async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
+        """See ``SessionLeases.renew_lease``."""
+        return await self._db.run(self._renew, lease, ttl_s)
+
+    @staticmethod
+    def _renew(conn: sqlite3.Connection, lease: Lease, ttl_s: float) -> Lease:
+        expires = time.time() + ttl_s
+        row = conn.execute(
+            "UPDATE sessions SET lease_expires = ?"
+            " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_token = ?"
+            " AND lease_owner IS NOT NULL RETURNING pk",
+            (expires, lease.app_name, lease.user_id, lease.session_id, lease.token),
+        ).fetchone()
+        if row is None:
+            raise LeaseLostError(lease.session_id, lease.token)
+        return lease.model_copy(update={"expires_at": expires})
+
+    async def release_lease(self, lease: Lease) -> None:
+        """See ``SessionLeases.release_lease``."""
+        await self._db.run(self._release, lease)
+
+    @staticmethod
+    def _release(conn: sqlite3.Connection, lease: Lease) -> None:
+        conn.execute(
+            "UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL"
+            " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_token = ?",
+            (lease.app_name, lease.user_id, lease.session_id, lease.token),
+        )
+
+    async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
+        """See ``SessionLeases.read_turn``."""
+        return await self._db.run(self._read_turn, app_name, user_id, session_id)
+
+    @staticmethod
+    def _read_turn(conn: sqlite3.Connection, app_name: str, user_id: str, sid: str) -> TurnState:
+        row = conn.execute(
+            "SELECT version, lease_token, CASE WHEN lease_owner IS NOT NULL"
+            " AND lease_expires >= ? THEN lease_invocation END FROM sessions"
+            " WHERE app_name = ? AND user_id = ? AND session_id = ?",
+            (time.time(), app_name, user_id, sid),
+        ).fetchone()
+        if row is None:
+            raise SessionNotFoundError(app_name, user_id, sid)
+        return TurnState(version=row[0], token=row[1], running=row[2])
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
@@ -455,8 +566,10 @@ def _stale_or_missing(
     conn: sqlite3.Connection, session: Session, expected_version: int
 ) -> StoreError:
     row = conn.execute(
-        "SELECT version, create_time FROM sessions"
+        "SELECT version, create_time, lease_token,"
+        " lease_owner IS NOT NULL AND lease_expires >= ? FROM sessions"
         " WHERE app_name = ? AND user_id = ? AND session_id = ?",
-        (session.app_name, session.user_id, session.id),
+        (time.time(), session.app_name, session.user_id, session.id),
     ).fetchone()
-    return refused_append(session, expected_version, row)
+    head = None if row is None else StoredHead(row[0], row[1], row[2], bool(row[3]))
+    return refused_append(session, expected_version, head)

@@ -14,8 +14,9 @@ from typing import Any
 from agentlog.errors import StaleSessionError
 from agentlog.events import Content, Event, EventActions
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
+from agentlog.sessions.leases import SessionLeases
 
-__all__ = ["ServiceSpec", "append_forever", "append_with_retries"]
+__all__ = ["ServiceSpec", "append_forever", "append_with_retries", "take_turns"]
 
 
 @dataclass(frozen=True)
@@ -86,5 +87,45 @@ def append_forever(spec: ServiceSpec, app: str, user: str, sid: str) -> None:
                 actions=EventActions(state_delta={"n": i, f"k{i % 5}": i, "gone": None}),
             )
             session = await service.append_event(session, event)
+
+    asyncio.run(run())
+
+
+def take_turns(
+    spec: ServiceSpec, app: str, user: str, sid: str, worker: int, turns: int, per_turn: int
+) -> None:
+    """Take ``turns`` turns on the session, each appending ``per_turn`` events under the
+    session's lease, waiting for it as a second turn does."""
+
+    async def run() -> None:
+        service = spec.build()
+        assert isinstance(service, SessionLeases)
+        try:
+            for turn in range(turns):
+                invocation = f"w{worker}-t{turn}"
+                while True:
+                    lease = await service.acquire_lease(
+                        app_name=app,
+                        user_id=user,
+                        session_id=sid,
+                        owner=f"worker{worker}",
+                        invocation_id=invocation,
+                        ttl_s=30.0,
+                    )
+                    if lease is not None:
+                        break
+                    await asyncio.sleep(0.005)
+                session = (await _reload(service, app, user, sid)).under_lease(lease.token)
+                for i in range(per_turn):
+                    event = Event(
+                        invocation_id=invocation,
+                        author=f"worker{worker}",
+                        content=Content.from_text(f"{invocation} event {i}", role="model"),
+                    )
+                    session = await service.append_event(session, event)
+                    await asyncio.sleep(0)
+                await service.release_lease(lease)
+        finally:
+            await service.close()
 
     asyncio.run(run())

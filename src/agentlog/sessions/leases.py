@@ -1,0 +1,91 @@
+"""Session leases: one turn at a time per session, across every process sharing a store.
+
+A turn takes its session's lease before it reads the session, and gives it back when its
+stream ends. The lease is a row of the store (PostgreSQL and SQLite: columns of the session row;
+in memory: the record), never process memory, so two servers on one database exclude each
+other exactly as two tasks of one process do.
+
+- **Fencing.** Every acquire increases the session's ``token``. A turn appends through a
+  ``Session`` carrying its token (``Session.lease_token``); an append whose token is no longer
+  the session's writes nothing and raises ``LeaseLostError``, so a turn whose lease expired
+  (its process stalled) cannot write after the turn that took over. An append without a token
+  is refused with ``SessionBusyError`` while a live lease is held by someone else.
+- **Expiry.** A lease lives ``ttl_s`` seconds unless renewed (the holder renews it while it
+  works). Once expired, the next acquire takes it.
+- **Turn boundaries.** The lease names the invocation it runs (``invocation_id``); a release is
+  the stored end of that turn. A lease that expired without a release is a turn whose process
+  died: the next acquire reports its invocation in ``Lease.interrupted``, and the taker closes
+  it with a stored ``interrupted`` error event.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Lease", "SessionLeases", "TurnState"]
+
+
+class Lease(BaseModel):
+    """A held lease on one session."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    app_name: str = Field(description="The session's app.")
+    user_id: str = Field(description="The session's user.")
+    session_id: str = Field(description="The session.")
+    token: int = Field(ge=1, description="The fencing token: appends carry it.")
+    owner: str = Field(description="Who holds it (a process and task, for operators).")
+    invocation_id: str = Field(description="The turn it runs.")
+    expires_at: float = Field(description="When it lapses unless renewed, by the store's clock.")
+    interrupted: str | None = Field(
+        default=None,
+        description="The invocation of a previous turn whose lease expired without its end "
+        "(its process died), for the taker to close; None when the last turn ended.",
+    )
+
+
+class TurnState(BaseModel):
+    """Whether a turn is running on a session, as the store knows it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int = Field(ge=0, description="Events stored in the session.")
+    running: str | None = Field(
+        default=None, description="The invocation holding a live lease; None when idle."
+    )
+    token: int = Field(default=0, ge=0, description="The newest lease's fencing token.")
+
+
+@runtime_checkable
+class SessionLeases(Protocol):
+    """The lease half of a session store; every store agentlog ships implements it."""
+
+    async def acquire_lease(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+    ) -> Lease | None:
+        """Take the session's lease if it is free or expired; ``None`` if another holds it.
+        Raises ``SessionNotFoundError``."""
+        ...
+
+    async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
+        """Extend a held lease; raises ``LeaseLostError`` once another has taken it."""
+        ...
+
+    async def release_lease(self, lease: Lease) -> None:
+        """Give the lease back: the stored end of its turn. A lease already taken by another
+        (or a session deleted meanwhile) is left as it is."""
+        ...
+
+    async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
+        """The session's version and running turn, in one read. Raises
+        ``SessionNotFoundError``."""
+        ...
