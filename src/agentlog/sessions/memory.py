@@ -146,7 +146,7 @@ class InMemorySessionService:
                 events = [e for e in events if e.timestamp >= cutoff]
             if config is not None and config.num_recent_events is not None:
                 n = config.num_recent_events
-                events = events[len(events) - n :] if n else []
+                events = events[-n:] if n else []
             return self._session(app_name, user_id, session_id, record, tuple(events))
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:

@@ -43,6 +43,8 @@ class LoadingTests(ConformanceBase):
         assert await ids(after_timestamp=base + 100) == []
         assert await ids(num_recent_events=2, after_timestamp=base + 5) == all_ids[-2:]
         assert await ids(num_recent_events=9, after_timestamp=base + 7) == all_ids[7:]
+        # More wanted than the timestamp leaves, but fewer than twice as many.
+        assert await ids(num_recent_events=4, after_timestamp=base + 7) == all_ids[7:]
 
     # --- from the latest compaction -----------------------------------------------------------
 
