@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agentlog import (
     Content,
+    CredentialRequest,
     ErrorCode,
     Event,
     EventActions,
@@ -181,3 +182,64 @@ def test_a_pending_long_running_call_with_text_is_final() -> None:
 def test_the_turn_end_is_its_own_message() -> None:
     end = turn_end(INV, "desk")
     assert (end.kind, end.id, end.invocation_id) == ("turn_end", INV, INV)
+
+
+def test_a_confirmation_only_in_the_actions_needs_approval() -> None:
+    # As a custom BaseAgent writes it: no request call, the request keyed by its own id.
+    event = Event(
+        invocation_id=INV,
+        author="policy",
+        actions=EventActions(
+            requested_tool_confirmations={
+                "refund-A-1001": ToolConfirmation(hint="Refund $12.50?", payload={"n": 1})
+            }
+        ),
+    )
+    [ask] = route(event)
+    assert (ask.kind, ask.text, ask.id) == ("needs_approval", "Refund $12.50?", event.id)
+    assert ask.data == {
+        "request_id": "refund-A-1001",
+        "function_call_id": "refund-A-1001",
+        "payload": {"n": 1},
+    }
+
+
+def test_a_credential_request_only_in_the_actions_needs_approval() -> None:
+    event = Event(
+        invocation_id=INV,
+        author="crm",
+        actions=EventActions(
+            requested_auth_configs={"crm-key": CredentialRequest(auth_type="api_key", hint="CRM")}
+        ),
+    )
+    [ask] = route(event)
+    assert (ask.kind, ask.text) == ("needs_approval", "CRM")
+    assert ask.data == {
+        "request_id": "crm-key",
+        "function_call_id": "crm-key",
+        "credential": True,
+        "auth_type": "api_key",
+    }
+
+
+def test_a_request_with_its_call_is_surfaced_once() -> None:
+    event = model_event(
+        Part.from_function_call(
+            REQUEST_CREDENTIAL,
+            {"function_call_id": "call-7", "auth_type": "api_key", "hint": "CRM key"},
+            "cred-1",
+        ),
+        long_running_tool_ids=frozenset({"cred-1"}),
+        actions=EventActions(
+            requested_auth_configs={"call-7": CredentialRequest(auth_type="api_key")}
+        ),
+    )
+    assert [m.data["request_id"] for m in route(event)] == ["cred-1"]
+
+
+def test_an_error_message_without_a_code_is_an_error() -> None:
+    event = model_event(error_message="the policy service timed out")
+    [error] = route(event)
+    assert (error.kind, error.text) == ("error", USER_MESSAGES[ErrorCode.INTERNAL])
+    assert error.data == {"error_code": "internal"}
+    assert "policy service" not in error.text

@@ -10,17 +10,23 @@ text; replaces the draft), ``user_message`` (a person's text), ``tool_call``, ``
 ``handoff``, ``needs_approval`` (a confirmation or credential request to answer),
 ``approval_answer`` (the answer to one), ``answer`` (final model text; replaces the draft),
 ``compaction`` (a summary standing in for earlier events) and ``turn_end``.
+
+Two things are never dropped, whatever else the event holds (the seed's "hung approvals" and
+silent errors): a confirmation or credential request, also one carried only in ``actions``
+(as a custom agent writes it, with no request call; its key is then its request id), and an
+error, also one with only an ``error_message`` (it reads as ``internal``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentlog._frozen import thaw
-from agentlog.agents.history import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
+from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, is_human_request
 from agentlog.events import ErrorCode, Event
 
 __all__ = ["USER_MESSAGES", "MessageKind", "RoutedMessage", "route", "turn_end", "user_message"]
@@ -86,8 +92,11 @@ def route(event: Event) -> list[RoutedMessage]:
             kind=kind, id=message_id, invocation_id=inv, author=author, text=text, data=data
         )
 
-    if event.error_code is not None:
-        return [msg("error", user_message(event.error_code), error_code=event.error_code.value)]
+    if event.error_code is not None or event.error_message:
+        # A message without a code is still an error (the seed routes either); it reads as
+        # an unexpected failure, since the message itself is for logs, not people.
+        code = event.error_code or ErrorCode.INTERNAL
+        return [msg("error", user_message(code), error_code=code.value)]
     if event.partial:
         return [msg("draft", event.text())]
     compaction = event.actions.compaction
@@ -98,8 +107,11 @@ def route(event: Event) -> list[RoutedMessage]:
     out: list[RoutedMessage] = []
     if spoken_by_user and event.text():
         out.append(msg("user_message", event.text()))
+    asked: set[str] = set()  # the calls whose request a request call below surfaces
     for call in event.function_calls():
         args = thaw(call.args)
+        if is_human_request(call.name):
+            asked.add(str(args.get("function_call_id", "")))
         if call.name == REQUEST_CONFIRMATION:
             original = str(args.get("function_call_id", ""))
             confirmation = event.actions.requested_tool_confirmations.get(original)
@@ -125,6 +137,7 @@ def route(event: Event) -> list[RoutedMessage]:
             )
         else:
             out.append(msg("tool_call", _call_text(call.name, args), name=call.name, args=args))
+    out.extend(_requests_in_actions(event, asked, msg))
     for response in event.function_responses():
         body = thaw(response.response)
         if response.name == REQUEST_CONFIRMATION:
@@ -145,6 +158,39 @@ def route(event: Event) -> list[RoutedMessage]:
         out.append(msg("handoff", f"Handing over to {target}", to=target))
     if event.is_final_response() and event.text() and not spoken_by_user:
         out.append(msg("answer", event.text()))
+    return out
+
+
+def _requests_in_actions(
+    event: Event, asked: set[str], msg: Callable[..., RoutedMessage]
+) -> list[RoutedMessage]:
+    """The requests ``event`` carries only in its actions, as a custom agent writes them (no
+    request call), keyed by their own id: left unrouted, such a turn would hang unseen."""
+    out: list[RoutedMessage] = []
+    actions = event.actions
+    for key, confirmation in actions.requested_tool_confirmations.items():
+        if key not in asked:
+            out.append(
+                msg(
+                    "needs_approval",
+                    confirmation.hint,
+                    request_id=key,
+                    function_call_id=key,
+                    payload=thaw(confirmation.payload),
+                )
+            )
+    for key, request in actions.requested_auth_configs.items():
+        if key not in asked:
+            out.append(
+                msg(
+                    "needs_approval",
+                    request.hint,
+                    request_id=key,
+                    function_call_id=key,
+                    credential=True,
+                    auth_type=request.auth_type,
+                )
+            )
     return out
 
 
