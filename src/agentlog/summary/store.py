@@ -1,9 +1,11 @@
-"""Where background summaries go: ``SummaryStore``, in memory or in SQLite.
+"""Where background summaries go: ``SummaryStore``, in memory or in SQLite (PostgreSQL:
+:mod:`agentlog.summary.postgres`).
 
 A separate small store rather than events in the session: a background reader never writes
 into the log it reads, and a summary can be recomputed, replaced or deleted without touching
 the session. Each row is one summary of one session at one length (``session_version``, the
 number of events it covered): a delivered record, or a failure with its problems, or an error.
+``put_once`` never replaces a delivered record, so two runs of one job store one summary.
 """
 
 from __future__ import annotations
@@ -81,6 +83,18 @@ class SummaryStore(Protocol):
         """Store ``summary``."""
         ...
 
+    async def put_once(self, summary: StoredSummary) -> bool:
+        """Store ``summary`` unless a delivered (``'ok'``) summary of the session at the same
+        version is there; True when stored. A failure or error at that version is replaced."""
+        ...
+
+    async def latest_versions(
+        self, *, app_name: str, user_id: str | None = None
+    ) -> dict[tuple[str, str], int]:
+        """The newest summarised version of each session of the app (of one user, if given),
+        by ``(user_id, session_id)``, whatever its status: one cheap read for a scan."""
+        ...
+
     async def get(
         self, *, app_name: str, user_id: str, session_id: str, ok_only: bool = False
     ) -> StoredSummary | None:
@@ -124,6 +138,31 @@ class InMemorySummaryStore:
             self._check()
             key = (summary.app_name, summary.user_id, summary.session_id)
             self._rows.setdefault(key, {})[summary.session_version] = summary
+
+    async def put_once(self, summary: StoredSummary) -> bool:
+        """See ``SummaryStore.put_once``."""
+        with self._lock:
+            self._check()
+            rows = self._rows.setdefault(
+                (summary.app_name, summary.user_id, summary.session_id), {}
+            )
+            there = rows.get(summary.session_version)
+            if there is not None and there.status == "ok":
+                return False
+            rows[summary.session_version] = summary
+            return True
+
+    async def latest_versions(
+        self, *, app_name: str, user_id: str | None = None
+    ) -> dict[tuple[str, str], int]:
+        """See ``SummaryStore.latest_versions``."""
+        with self._lock:
+            self._check()
+            return {
+                (user, session): max(rows)
+                for (app, user, session), rows in self._rows.items()
+                if app == app_name and (user_id is None or user == user_id) and rows
+            }
 
     async def get(
         self, *, app_name: str, user_id: str, session_id: str, ok_only: bool = False
@@ -193,20 +232,42 @@ class SqliteSummaryStore:
 
     async def put(self, summary: StoredSummary) -> None:
         """See ``SummaryStore.put``."""
-        row = (
-            summary.app_name,
-            summary.user_id,
-            summary.session_id,
-            summary.session_version,
-            summary.status,
-            summary.created_at,
-            summary.model_dump_json(),
-        )
+        row = _row(summary)
         await self._db.run(
             lambda c: c.execute(
                 "INSERT OR REPLACE INTO agentlog_summaries VALUES (?, ?, ?, ?, ?, ?, ?)", row
             )
         )
+
+    async def put_once(self, summary: StoredSummary) -> bool:
+        """See ``SummaryStore.put_once``."""
+        row = _row(summary)
+        changed = await self._db.run(
+            lambda c: (
+                c.execute(
+                    "INSERT INTO agentlog_summaries VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (app_name, user_id, session_id, session_version) DO UPDATE"
+                    " SET status = excluded.status, created_at = excluded.created_at,"
+                    " payload = excluded.payload WHERE agentlog_summaries.status <> 'ok'",
+                    row,
+                ).rowcount
+            )
+        )
+        return bool(changed)
+
+    async def latest_versions(
+        self, *, app_name: str, user_id: str | None = None
+    ) -> dict[tuple[str, str], int]:
+        """See ``SummaryStore.latest_versions``."""
+        sql = (
+            "SELECT user_id, session_id, MAX(session_version) FROM agentlog_summaries"
+            " WHERE app_name = ?"
+            + (" AND user_id = ?" if user_id is not None else "")
+            + " GROUP BY user_id, session_id"
+        )
+        args = (app_name,) if user_id is None else (app_name, user_id)
+        rows = await self._db.run(lambda c: c.execute(sql, args).fetchall())
+        return {(user, session): version for user, session, version in rows}
 
     async def get(
         self, *, app_name: str, user_id: str, session_id: str, ok_only: bool = False
@@ -251,6 +312,18 @@ class SqliteSummaryStore:
     async def close(self) -> None:
         """See ``SummaryStore.close``."""
         await self._db.close()
+
+
+def _row(summary: StoredSummary) -> tuple[str, str, str, int, str, float, str]:
+    return (
+        summary.app_name,
+        summary.user_id,
+        summary.session_id,
+        summary.session_version,
+        summary.status,
+        summary.created_at,
+        summary.model_dump_json(),
+    )
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
