@@ -10,27 +10,28 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
 from agentlog._frozen import FrozenDict, thaw
 from agentlog.agents.base import BaseAgent
-from agentlog.agents.history import (
-    REQUEST_CONFIRMATION,
-    REQUEST_CREDENTIAL,
-    is_human_request,
-    latest_compaction,
-)
+from agentlog.agents.history import latest_compaction
 from agentlog.agents.llm import LlmAgent
+from agentlog.approvals import (
+    confirmation_answer,
+    credential_answer,
+    resolve_answers,
+    withhold_credentials,
+)
 from agentlog.artifacts import ArtifactService, InMemoryArtifactService
 from agentlog.compaction.config import EventsCompactionConfig
 from agentlog.compaction.hook import CompactionHook
-from agentlog.context import InvocationContext, ResumeInfo
+from agentlog.context import InvocationContext
 from agentlog.errors import (
+    InvalidConfigError,
     InvalidMessageError,
-    RequestAbandonedError,
-    RequestAlreadyAnsweredError,
+    LeaseLostError,
     StaleSessionError,
-    UnknownRequestError,
 )
 from agentlog.events import (
     REMOVED,
@@ -40,37 +41,23 @@ from agentlog.events import (
     EventActions,
     FunctionResponse,
     Part,
-    ToolConfirmation,
 )
 from agentlog.ids import new_invocation_id
 from agentlog.logs import get_logger, log_context, set_event
 from agentlog.models.scripted import ScriptError
 from agentlog.run_config import RunConfig
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
+from agentlog.sessions.leases import SessionLeases
 from agentlog.state import TEMP_PREFIX
+from agentlog.turn_lease import TurnLease
 
 __all__ = ["Runner", "confirmation_answer", "credential_answer"]
 
+# ``confirmation_answer`` and ``credential_answer`` live in agentlog.approvals; they are
+# re-exported here, where callers of ``run_async`` have always found them.
+_ANSWERS = (confirmation_answer, credential_answer)
+
 logger = get_logger("agentlog.runner")
-
-WITHHELD = "[credential withheld from the log]"
-
-
-def confirmation_answer(request_id: str, confirmed: bool, payload: Any = None) -> Content:
-    """The message that answers a confirmation request (the id of its long-running call)."""
-    response = {"confirmed": confirmed, "payload": payload}
-    return Content(
-        role="user",
-        parts=(Part.from_function_response(REQUEST_CONFIRMATION, response, request_id),),
-    )
-
-
-def credential_answer(request_id: str, credential: Mapping[str, Any]) -> Content:
-    """The message that answers a credential request."""
-    response = {"credential": dict(credential)}
-    return Content(
-        role="user", parts=(Part.from_function_response(REQUEST_CREDENTIAL, response, request_id),)
-    )
 
 
 class Runner:
@@ -87,6 +74,11 @@ class Runner:
         compaction_config: compact each session's history as it grows (SPEC 5). A turn then
             loads only the newest compaction and the events after its end, and once its stream
             has ended the compaction runs in a background task (``wait_for_compactions``).
+        lease_ttl_s: how long a turn's session lease lives without renewal
+            (:mod:`agentlog.turn_lease`): a turn whose process dies blocks its session this
+            long at most, and the next turn then closes it with an ``interrupted`` error.
+        lease_wait_s: how long a turn waits for a session busy with another turn (in any
+            process sharing the store) before ``SessionBusyError``.
     """
 
     def __init__(
@@ -99,7 +91,11 @@ class Runner:
         redactor: Callable[[Event], Event] | None = None,
         max_tool_result_chars: int = 16_000,
         compaction_config: EventsCompactionConfig | None = None,
+        lease_ttl_s: float = 30.0,
+        lease_wait_s: float = 60.0,
     ) -> None:
+        if lease_ttl_s <= 0 or lease_wait_s < 0:
+            raise InvalidConfigError("lease_ttl_s must be > 0 and lease_wait_s >= 0")
         self.agent = agent
         self.session_service = session_service
         self.app_name = app_name
@@ -107,6 +103,8 @@ class Runner:
         self.redactor = redactor
         self.max_tool_result_chars = max_tool_result_chars
         self.compaction_config = compaction_config
+        self.lease_ttl_s = lease_ttl_s
+        self.lease_wait_s = lease_wait_s
         self._compaction: CompactionHook | None = None
         self._load_config: GetSessionConfig | None = None
         if compaction_config is not None:
@@ -136,44 +134,72 @@ class Runner:
         _check_message(new_message)
         key = (id(self.session_service), self.app_name, user_id, session_id)
         async with _SessionLock(key):
-            session = await self.session_service.get_session(
-                app_name=self.app_name,
-                user_id=user_id,
-                session_id=session_id,
-                config=self._load_config,
-            )
-            resume = _resolve_answers(session, new_message)
-            invocation_id = resume[0] if resume else new_invocation_id()
-            ctx = InvocationContext(
-                invocation_id=invocation_id,
-                session=session,
-                session_service=self.session_service,
-                artifact_service=self.artifact_service,
-                run_config=run_config or RunConfig(),
-                root_agent=self.agent,
-                user_content=new_message,
-                resume=resume[1] if resume else None,
-                # A resumed turn is the same invocation: the calls it made before pausing
-                # count against max_llm_calls, read from the log so a restart keeps them.
-                llm_calls=_model_calls(session, invocation_id) if resume else 0,
-            )
-            # Chosen before the message is stored: an answer for an agent this runner does not
-            # have is refused with nothing written.
-            agent = self._agent_for(ctx)
-            with log_context(invocation_id, author="user"):
-                stored_message = _withhold_credentials(new_message)
-                user_event = Event(
+            invocation_id = new_invocation_id()
+            if any(p.function_response is not None for p in new_message.parts):
+                # An answer resumes its paused turn, so the lease must name that turn. A
+                # first look, refusing a wrong answer before waiting for the session; the
+                # check that counts is made again under the lease.
+                session = await self._load(user_id, session_id)
+                resume = resolve_answers(session, new_message)
+                if resume is not None:
+                    invocation_id = resume[0]
+            hold = self._hold(user_id, session_id, invocation_id)
+            if hold is not None:
+                await hold.acquire()
+            ctx: InvocationContext | None = None
+            try:
+                session = await self._load(user_id, session_id)
+                if hold is not None:
+                    session = session.under_lease(hold.lease.token)
+                    if hold.lease.interrupted is not None:
+                        session = await self._close_interrupted(session, hold.lease.interrupted)
+                # Decided on the session as loaded under the lease, and the answer below is
+                # appended under it: pending, then answered, in one step (agentlog.approvals).
+                resume = resolve_answers(session, new_message)
+                ctx = InvocationContext(
                     invocation_id=invocation_id,
-                    author="user",
-                    content=stored_message,
-                    actions=EventActions(state_delta=dict(state_delta or {})),
+                    session=session,
+                    session_service=self.session_service,
+                    artifact_service=self.artifact_service,
+                    run_config=run_config or RunConfig(),
+                    root_agent=self.agent,
+                    user_content=new_message,
+                    resume=resume[1] if resume else None,
+                    # A resumed turn is the same invocation: the calls it made before pausing
+                    # count against max_llm_calls, read from the log so a restart keeps them.
+                    llm_calls=_model_calls(session, invocation_id) if resume else 0,
                 )
-                yield await self._emit(ctx, user_event)
-                async for event in self._run_agent(ctx, agent):
-                    yield event
-                if self._compaction is not None:
-                    # This runs once the caller asks for the event after the last one, so it
-                    # has every event; the summariser runs in a task and the stream ends now.
+                # Chosen before the message is stored: an answer for an agent this runner does
+                # not have is refused with nothing written.
+                agent = self._agent_for(ctx)
+                with log_context(invocation_id, author="user"):
+                    user_event = Event(
+                        invocation_id=invocation_id,
+                        author="user",
+                        content=withhold_credentials(new_message),
+                        actions=EventActions(state_delta=dict(state_delta or {})),
+                    )
+                    stored = await self._emit(ctx, user_event)
+                    if hold is not None:
+                        hold.reader_waits()
+                    yield stored
+                    if hold is not None:
+                        hold.reader_returned()
+                    async for event in self._run_agent(ctx, agent):
+                        if hold is not None:
+                            hold.reader_waits()
+                        yield event
+                        if hold is not None:
+                            hold.reader_returned()
+            finally:
+                if hold is not None:
+                    # Shielded: a cancelled turn still ends here, or its session would stay
+                    # busy until the lease expired.
+                    await asyncio.shield(hold.release())
+                if self._compaction is not None and ctx is not None and ctx.session.version:
+                    # Also when the caller stopped reading early (``break`` after the final
+                    # response): the events stored so far are what there is to compact. The
+                    # summariser runs in a task; the stream ends now.
                     self._compaction.after_turn(ctx.session, invocation_id)
 
     async def wait_for_compactions(self) -> None:
@@ -188,9 +214,62 @@ class Runner:
 
     # --- internals ------------------------------------------------------------------------
 
-    def _compaction_lock(self, key: tuple[str, str]) -> _SessionLock:
+    async def _load(self, user_id: str, session_id: str) -> Session:
+        return await self.session_service.get_session(
+            app_name=self.app_name,
+            user_id=user_id,
+            session_id=session_id,
+            config=self._load_config,
+        )
+
+    def _hold(self, user_id: str, session_id: str, invocation_id: str) -> TurnLease | None:
+        """The turn's hold on the session lease; ``None`` for a store without leases (turns
+        are then serialised within this process only)."""
+        store = self.session_service
+        if not isinstance(store, SessionLeases):
+            return None
+        return TurnLease(
+            store,
+            app_name=self.app_name,
+            user_id=user_id,
+            session_id=session_id,
+            invocation_id=invocation_id,
+            ttl_s=self.lease_ttl_s,
+            wait_s=self.lease_wait_s,
+        )
+
+    async def _close_interrupted(self, session: Session, invocation_id: str) -> Session:
+        """Store the end of a turn whose process died holding the session (its lease expired
+        without a release), so the log says it stopped rather than leaving it hanging."""
+        logger.warning(
+            "session %s: turn %s ended without finishing (its process stopped); closing it",
+            session.id,
+            invocation_id,
+        )
+        event = Event(
+            invocation_id=invocation_id,
+            author=self.agent.name,
+            error_code=ErrorCode.INTERRUPTED,
+            error_message="the turn stopped before it ended: the process running it exited; "
+            "it was closed when the next turn on the session began",
+        )
+        return await self.session_service.append_event(session, event)
+
+    @asynccontextmanager
+    async def _compaction_lock(self, key: tuple[str, str]) -> AsyncIterator[int | None]:
+        """What a compaction holds while it appends: this process's lock on the session and,
+        on a store with leases, the session lease (its token is yielded)."""
         user_id, session_id = key
-        return _SessionLock((id(self.session_service), self.app_name, user_id, session_id))
+        async with _SessionLock((id(self.session_service), self.app_name, user_id, session_id)):
+            hold = self._hold(user_id, session_id, "compaction")
+            if hold is None:
+                yield None
+                return
+            lease = await hold.acquire()
+            try:
+                yield lease.token
+            finally:
+                await asyncio.shield(hold.release())
 
     def _agent_for(self, ctx: InvocationContext) -> BaseAgent:
         if ctx.resume is not None:
@@ -225,6 +304,9 @@ class Runner:
         except ScriptError:
             yield await self._emit(ctx, self._error_event(ctx, ErrorCode.INTERNAL, "script error"))
             raise
+        except (LeaseLostError, StaleSessionError):
+            # The turn may not write any more: no error event can be stored either.
+            raise
         except Exception as exc:
             logger.exception("the turn failed: %s", exc)
             message = f"{type(exc).__name__}: {exc}"[:2000]
@@ -251,21 +333,18 @@ class Runner:
         if event.partial:
             return event
         event = await self._offload(ctx, event)
-        for attempt in range(3):
-            try:
-                ctx.session = await self.session_service.append_event(ctx.session, event)
-                break
-            except StaleSessionError:
-                # Another process wrote to this session mid-turn: append after its events.
-                if attempt == 2:
-                    raise
-                logger.warning("session moved on under this turn; appending after it")
-                ctx.session = await self.session_service.get_session(
-                    app_name=ctx.app_name,
-                    user_id=ctx.user_id,
-                    session_id=ctx.session.id,
-                    config=self._load_config,
+        try:
+            ctx.session = await self.session_service.append_event(ctx.session, event)
+        except StaleSessionError:
+            if ctx.session.lease_token is not None:
+                # Nobody may write a leased session but its holder: a writer broke the rule.
+                logger.error(
+                    "session %s moved on under a held lease (token %s): another writer "
+                    "appended without it; the turn stops",
+                    ctx.session.id,
+                    ctx.session.lease_token,
                 )
+            raise
         stored = ctx.session.events[-1]
         set_event(stored.id, stored.author)
         return stored
@@ -392,84 +471,3 @@ def _model_calls(session: Session, invocation_id: str) -> int:
         for event in session.events
         if event.invocation_id == invocation_id and event.author != "user" and event.model
     )
-
-
-def _resolve_answers(session: Session, message: Content) -> tuple[str, ResumeInfo] | None:
-    responses = [p.function_response for p in message.parts if p.function_response is not None]
-    if not responses:
-        return None
-    answered = {r.id for e in session.events for r in e.function_responses()}
-    requests = {
-        c.id: (event, c)
-        for event in session.events
-        for c in event.function_calls()
-        if is_human_request(c.name)
-    }
-    invocation: str | None = None
-    resume: ResumeInfo | None = None
-    for response in responses:
-        found = requests.get(response.id)
-        if found is None:
-            raise UnknownRequestError(response.id)
-        if response.id in answered:
-            raise RequestAlreadyAnsweredError(response.id)
-        event, call = found
-        if _abandoned(session, event):
-            raise RequestAbandonedError(response.id)
-        if response.name != call.name:
-            raise InvalidMessageError(
-                f"request {response.id!r} is a {call.name}, answered as {response.name}"
-            )
-        if invocation is not None and (event.invocation_id, event.author) != (
-            invocation,
-            resume.agent_name if resume else None,
-        ):
-            raise InvalidMessageError("one message answers requests of one paused turn only")
-        invocation = event.invocation_id
-        resume = resume or ResumeInfo(agent_name=event.author)
-        original = str(call.args.get("function_call_id", ""))
-        body = response.response
-        if call.name == REQUEST_CONFIRMATION:
-            confirmed = body.get("confirmed")
-            if not isinstance(confirmed, bool):
-                raise InvalidMessageError(
-                    f"the answer to {response.id!r} needs 'confirmed': true or false"
-                )
-            resume.confirmations[original] = ToolConfirmation(
-                hint=str(call.args.get("hint", "")),
-                payload=body.get("payload"),
-                confirmed=confirmed,
-            )
-        else:
-            credential = body.get("credential")
-            if not isinstance(credential, Mapping):
-                raise InvalidMessageError(
-                    f"the answer to {response.id!r} needs a 'credential' object"
-                )
-            resume.credentials[original] = thaw(credential)
-    if invocation is None or resume is None:
-        return None
-    return invocation, resume
-
-
-def _abandoned(session: Session, request: Event) -> bool:
-    """A request is abandoned once the user has written a new message after it."""
-    seen = False
-    for event in session.events:
-        if event is request:
-            seen = True
-        elif seen and event.author == "user" and event.text():
-            return True
-    return False
-
-
-def _withhold_credentials(message: Content) -> Content:
-    parts = []
-    changed = False
-    for part in message.parts:
-        response = part.function_response
-        if response is not None and response.name == REQUEST_CREDENTIAL:
-            part = Part.from_function_response(response.name, {"credential": WITHHELD}, response.id)
-            changed = True
-        parts.append(part)
-    return Content(role=message.role, parts=tuple(parts)) if changed else message

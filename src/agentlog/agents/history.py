@@ -15,9 +15,10 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Literal
 
 from agentlog._frozen import thaw
+from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, is_human_request
 from agentlog.events import Content, Event, Part
 
 __all__ = [
@@ -29,19 +30,6 @@ __all__ = [
     "is_human_request",
     "latest_compaction",
 ]
-
-REQUEST_CONFIRMATION: Final = "agentlog_request_confirmation"
-"""Name of the long-running call that asks a human to approve a tool call."""
-REQUEST_CREDENTIAL: Final = "agentlog_request_credential"
-"""Name of the long-running call that asks the client for a credential."""
-
-_HUMAN_REQUESTS: Final = frozenset({REQUEST_CONFIRMATION, REQUEST_CREDENTIAL})
-
-
-def is_human_request(name: str) -> bool:
-    """Whether a function name is one of the framework's requests to a human or client."""
-    return name in _HUMAN_REQUESTS
-
 
 def latest_compaction(events: Sequence[Event]) -> Event | None:
     """The newest compaction event: the one whose span ends last (the later one on a tie).

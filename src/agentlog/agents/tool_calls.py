@@ -1,8 +1,15 @@
 """Running the tool calls of one model event, and asking a human where a tool needs it.
 
-The outcome is at most two events: one with the function responses (and the state, artifact
-and flow changes the tools made), then, if any call waits for a person, one request event whose
-long-running calls pause the turn. A waiting call gets no response until it is answered.
+The outcome is one event with the function responses (and the state, artifact and flow
+changes the tools made); an error event for each call the flow could not honour; then, if any
+call waits for a person, one request event whose long-running calls pause the turn. A waiting
+call gets no response until it is answered.
+
+A call the flow cannot honour (a tool the agent does not have, ``TOOL_NOT_FOUND``; a transfer
+to an agent that does not exist or may not be reached from this one, ``AGENT_NOT_FOUND``) is
+answered with an error result that tells the model what it may do instead, so it can recover,
+and is reported in an error event with the code, so a client sees it too. The turn carries
+on with the same agent; an unreachable transfer is never recorded as a handoff.
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from agentlog._frozen import thaw
 from agentlog.agents.base import resolve
-from agentlog.agents.history import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
+from agentlog.agents.transfer import transfer_targets
+from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
 from agentlog.context import InvocationContext, ResumeInfo, ToolContext
 from agentlog.events import (
     Content,
     CredentialRequest,
+    ErrorCode,
     Event,
     EventActions,
     FunctionCall,
@@ -56,6 +65,8 @@ class CallsOutcome:
     """What the calls produced."""
 
     response_event: Event | None = None
+    error_events: list[Event] = field(default_factory=list)
+    """One per call the flow could not honour (an unknown tool, an unreachable agent)."""
     request_event: Event | None = None
     waiting: dict[str, str] = field(default_factory=dict)
     """Call id to tool name, for calls that wait for a person."""
@@ -69,6 +80,7 @@ async def run_calls(
 ) -> CallsOutcome:
     """Run ``calls`` in order; return the response event and the request event, if any."""
     tools = agent.tools_by_name()
+    reachable = [a.name for a in transfer_targets(agent)]
     parts: list[Part] = []
     delta: dict[str, Any] = {}
     artifact_delta: dict[str, int] = {}
@@ -89,6 +101,16 @@ async def run_calls(
             }
             logger.warning("model called unknown tool %r", call.name)
             parts.append(Part.from_function_response(call.name, result, call.id))
+            outcome.error_events.append(
+                agent.new_event(
+                    ctx,
+                    error_code=ErrorCode.TOOL_NOT_FOUND,
+                    error_message=(
+                        f"call {call.id!r}: agent {agent.name!r} has no tool named "
+                        f"{call.name!r} (it has: {available})"
+                    ),
+                )
+            )
             continue
         confirmation = answers.confirmations.get(call.id) if answers else None
         credential = answers.credentials.get(call.id) if answers else None
@@ -115,10 +137,27 @@ async def run_calls(
             credentials[call.id] = tool_context.requested_credential
             outcome.waiting[call.id] = call.name
             continue
+        target = tool_context.transfer_to_agent
+        if target and target not in reachable:
+            # The transfer does not happen, so the result that reports it is replaced.
+            choices = ", ".join(reachable) or "none"
+            result = {"error": f"cannot transfer to {target!r}; choose one of: {choices}"}
+            logger.warning("agent %r cannot transfer to %r", agent.name, target)
+            outcome.error_events.append(
+                agent.new_event(
+                    ctx,
+                    error_code=ErrorCode.AGENT_NOT_FOUND,
+                    error_message=(
+                        f"call {call.id!r}: agent {agent.name!r} cannot transfer to "
+                        f"{target!r} (it may reach: {choices})"
+                    ),
+                )
+            )
+            target = None
         parts.append(Part.from_function_response(call.name, result, call.id))
         delta.update(tool_context.delta)
         artifact_delta.update(tool_context.actions_artifact_delta)
-        transfer = tool_context.transfer_to_agent or transfer
+        transfer = target or transfer
         escalate = escalate or tool_context.escalate
         skips.append(tool_context.skip_summarization)
 

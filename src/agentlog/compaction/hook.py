@@ -27,8 +27,9 @@ __all__ = ["CompactionHook", "SessionLock"]
 
 logger = get_logger("agentlog.compaction")
 
-SessionLock = Callable[[tuple[str, str]], AbstractAsyncContextManager[None]]
-"""The runner's per-session lock, by ``(user_id, session_id)``."""
+SessionLock = Callable[[tuple[str, str]], AbstractAsyncContextManager[int | None]]
+"""The runner's hold on a session, by ``(user_id, session_id)``: its lock in this process and
+the session lease, whose fencing token it yields (``None`` for a store without leases)."""
 
 _APPEND_ATTEMPTS: Final = 3
 _BACKGROUND: set[asyncio.Task[Event | None]] = set()
@@ -43,8 +44,8 @@ class CompactionHook:
     Args:
         config: when and how to compact.
         session_service: where the compaction events go.
-        session_lock: the runner's per-session lock, held only while the compaction event is
-            appended, so it never lands in the middle of a turn run by the same runner.
+        session_lock: the runner's hold on a session, taken only while the compaction event is
+            appended, so it never lands in the middle of a turn, in any process.
     """
 
     def __init__(
@@ -183,8 +184,8 @@ class CompactionHook:
         key = (session.user_id, session.id)
         if self._session_lock is None:
             return await self._append(session, event)
-        async with self._session_lock(key):
-            return await self._append(session, event)
+        async with self._session_lock(key) as token:
+            return await self._append(session.under_lease(token), event)
 
     async def _append(self, session: Session, event: Event) -> Event:
         current = session
@@ -194,12 +195,14 @@ class CompactionHook:
             except StaleSessionError:
                 # Turns went on while the summariser ran. The window is still right (it covers
                 # only finished events), so append after them.
-                current = await self.session_service.get_session(
-                    app_name=session.app_name,
-                    user_id=session.user_id,
-                    session_id=session.id,
-                    config=_VERSION_ONLY,
-                )
+                current = (
+                    await self.session_service.get_session(
+                        app_name=session.app_name,
+                        user_id=session.user_id,
+                        session_id=session.id,
+                        config=_VERSION_ONLY,
+                    )
+                ).under_lease(session.lease_token)
         return await self._append_once(current, event)
 
     async def _append_once(self, session: Session, event: Event) -> Event:

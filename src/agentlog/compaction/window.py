@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agentlog._frozen import thaw
-from agentlog.agents.history import is_human_request, latest_compaction
+from agentlog.agents.history import latest_compaction
+from agentlog.approvals import is_human_request, pending_requests
 from agentlog.compaction.config import EventsCompactionConfig
 from agentlog.events import Event
 
@@ -146,29 +147,24 @@ def _token_window(
 
 def first_pending_index(log: Sequence[Event]) -> int:
     """Index of the first event holding a call that may still be answered; ``len(log)`` if
-    none. ``log`` is stored events without compaction events, in order."""
+    none. ``log`` is stored events without compaction events, in order.
+
+    Those are the events of a pending request (:mod:`agentlog.approvals`), the tool calls
+    waiting on one, long-running calls without a response, and unanswered calls of the newest
+    invocation (its response may still be on its way).
+    """
     answered = {r.id for e in log for r in e.function_responses()}
-    last_user_text = max(
-        (i for i, e in enumerate(log) if e.author == "user" and e.text()), default=-1
-    )
-    waited: set[str] = set()
-    for i, event in enumerate(log):
-        if i < last_user_text:
-            continue  # a newer message abandoned any request made here
-        for call in event.function_calls():
-            if is_human_request(call.name) and call.id not in answered:
-                waited.add(str(call.args.get("function_call_id", "")))
-                waited.update(event.actions.requested_tool_confirmations)
-                waited.update(event.actions.requested_auth_configs)
+    pending = pending_requests(log)
+    asking = {r.event_id for r in pending}
+    waited = {r.function_call_id for r in pending}
     newest = log[-1].invocation_id if log else None
     for i, event in enumerate(log):
+        if event.id in asking:
+            return i
         for call in event.function_calls():
-            if call.id in answered:
+            if call.id in answered or is_human_request(call.name):
                 continue
-            if is_human_request(call.name):
-                if i > last_user_text:
-                    return i
-            elif (
+            if (
                 call.id in waited
                 or call.id in event.long_running_tool_ids
                 or event.invocation_id == newest

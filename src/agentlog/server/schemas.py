@@ -7,29 +7,60 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from agentlog._frozen import thaw
+from agentlog.approvals import PendingRequest
 from agentlog.events import Event
 from agentlog.router import RoutedMessage
 from agentlog.sessions.base import Session
 from agentlog.state import APP_PREFIX, TEMP_PREFIX, USER_PREFIX
 
 __all__ = [
+    "APP_KEYS",
     "AppStatePatch",
     "AppStateReplace",
     "ConfirmationAnswer",
     "CreateSession",
     "CredentialAnswer",
+    "ErrorOut",
     "EventsPage",
     "NewMessage",
     "PendingRequest",
     "SessionDetail",
     "SessionList",
+    "SESSION_KEYS",
     "SessionOut",
+    "SseFrame",
     "StalledApprovals",
     "StateOut",
     "StreamFrame",
+    "TEXT_PATTERN",
 ]
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
+
+# The runner refuses a message whose text is empty once stripped: whitespace as Python defines
+# it (every such character is in the Basic Multilingual Plane), which is neither JSON Schema's
+# ``\s`` nor a regex engine's, so the class is spelled out.
+_WHITESPACE = "".join(c for c in map(chr, range(0x10000)) if c.isspace())
+TEXT_PATTERN = "[^" + "".join(f"\\u{ord(c):04x}" for c in _WHITESPACE) + "]"
+"""A text holds at least one character that is not whitespace (the pattern is not anchored)."""
+
+SESSION_KEYS: dict[str, Any] = {
+    "minLength": 1,
+    "not": {"anyOf": [{"enum": [USER_PREFIX, TEMP_PREFIX]}, {"pattern": f"^{APP_PREFIX}"}]},
+}
+"""The keys of a session's state delta: not empty, not a bare prefix, not ``app:``."""
+
+APP_KEYS: dict[str, Any] = {
+    "minLength": 1,
+    "not": {
+        "anyOf": [
+            {"enum": [APP_PREFIX]},
+            {"pattern": f"^({APP_PREFIX})?({USER_PREFIX}|{TEMP_PREFIX})"},
+            {"pattern": f"^{APP_PREFIX}{APP_PREFIX}"},
+        ]
+    },
+}
+"""The keys of an ``app:`` delta: a plain key, or one with the ``app:`` prefix once."""
 
 
 class _Body(BaseModel):
@@ -56,7 +87,10 @@ class CreateSession(_Body):
         default=None, description="Choose the id (letters, digits, '_', '.', '-'); else random."
     )
     state: dict[str, JsonValue] = Field(
-        default_factory=dict, description="Initial session and 'user:' state (no 'app:' keys)."
+        default_factory=dict,
+        description="Initial session and 'user:' state (no 'app:' keys; 'temp:' keys are "
+        "dropped).",
+        json_schema_extra={"propertyNames": SESSION_KEYS},
     )
 
     _check_state = field_validator("state")(_no_app_keys)
@@ -65,14 +99,28 @@ class CreateSession(_Body):
 class NewMessage(_Body):
     """A user's message; the reply streams back as server-sent events."""
 
-    text: str = Field(min_length=1, max_length=100_000, description="What the user says.")
+    text: str = Field(
+        min_length=1,
+        max_length=100_000,
+        description="What the user says (not only whitespace).",
+        json_schema_extra={"pattern": TEXT_PATTERN},
+    )
     state_delta: dict[str, JsonValue] = Field(
         default_factory=dict,
         description="State changes stored with the message ('user:', 'temp:' or session keys; "
         "null deletes).",
+        json_schema_extra={"propertyNames": SESSION_KEYS},
     )
 
     _check_delta = field_validator("state_delta")(_no_app_keys)
+
+    @field_validator("text")
+    @classmethod
+    def _not_blank(cls, text: str) -> str:
+        # The runner's rule, checked here so the answer names the field.
+        if not text.strip():
+            raise ValueError("the text holds only whitespace")
+        return text
 
 
 class ConfirmationAnswer(_Body):
@@ -97,7 +145,10 @@ Answer = Annotated[ConfirmationAnswer | CredentialAnswer, Field(discriminator="k
 class AppStatePatch(_Body):
     """Changes to ``app:`` state: key (without prefix) to value; null deletes."""
 
-    delta: dict[str, JsonValue] = Field(description="Key to new value; null deletes the key.")
+    delta: dict[str, JsonValue] = Field(
+        description="Key to new value; null deletes the key.",
+        json_schema_extra={"propertyNames": APP_KEYS},
+    )
 
     @field_validator("delta")
     @classmethod
@@ -108,7 +159,9 @@ class AppStatePatch(_Body):
 class AppStateReplace(_Body):
     """The whole ``app:`` state: keys left out are deleted."""
 
-    state: dict[str, JsonValue] = Field(description="Key (without prefix) to value.")
+    state: dict[str, JsonValue] = Field(
+        description="Key (without prefix) to value.", json_schema_extra={"propertyNames": APP_KEYS}
+    )
 
     @field_validator("state")
     @classmethod
@@ -147,22 +200,6 @@ class SessionOut(_Body):
         )
 
 
-class PendingRequest(_Body):
-    """A confirmation or credential request that has no answer yet."""
-
-    session_id: str = Field(description="The session.")
-    user_id: str = Field(description="The session's owner.")
-    invocation_id: str = Field(description="The paused turn.")
-    event_id: str = Field(description="The stored event holding the request.")
-    request_id: str = Field(description="Answer it at POST /sessions/{id}/approvals/{this}.")
-    function_call_id: str = Field(description="The tool call waiting on it.")
-    kind: Literal["confirmation", "credential"] = Field(description="What is asked.")
-    hint: str = Field(description="What the person is asked.")
-    payload: JsonValue = Field(default=None, description="Data shown with a confirmation.")
-    requested_at: float = Field(description="When it was stored (seconds since the epoch).")
-    waiting_s: float = Field(description="Seconds since then.")
-
-
 class SessionDetail(SessionOut):
     """A session with its stored events and the requests still waiting for an answer."""
 
@@ -192,6 +229,38 @@ class EventsPage(_Body):
 
     items: list[StreamFrame] = Field(description="Each stored event with its routed messages.")
     has_more: bool = Field(description="True when ``limit`` cut the list short.")
+
+
+class SseFrame(_Body):
+    """One server-sent event of a stream, as an ``EventSource`` client reads it.
+
+    Documents the wire format only; :mod:`agentlog.server.frames` writes it.
+    """
+
+    event: Literal["event", "draft", "error", "end"] = Field(
+        description="`event`: a stored event; `draft`: partial text keyed by the turn's id "
+        "(replace, never append); `error`: a failure that could not be stored; `end`: the "
+        "turn's stream ended (in a follow stream, also the end of a batch of events another "
+        "process stored)."
+    )
+    data: str = Field(
+        description="A StreamFrame, as JSON.",
+        json_schema_extra={
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": "#/components/schemas/StreamFrame"},
+        },
+    )
+    id: str | None = Field(
+        default=None,
+        description="Set on an `event` frame: the stored event's id (what `Last-Event-ID` "
+        "names). A client keeps the last one it read for the frames that carry none.",
+    )
+
+
+class ErrorOut(_Body):
+    """Why a request was refused."""
+
+    detail: str = Field(description="A sentence saying what is wrong.")
 
 
 class StateOut(_Body):

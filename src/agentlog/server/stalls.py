@@ -1,9 +1,8 @@
-"""Requests waiting for a person, read from the log, and turns paused on one too long.
+"""Turns paused on a request to a person for too long.
 
-A request is pending while no stored event answers it and the user has not moved on (written
-a new message, which abandons it: the runner refuses answers to it). Its turn is paused until
-it is answered, and *stalled* once it has waited longer than the deadline; the server lists
-those and logs a warning for each, once per process.
+What is pending is :mod:`agentlog.approvals`' rule. A paused turn is *stalled* once its request
+has waited longer than the deadline; the server lists those and logs a warning for each, once
+per process.
 """
 
 from __future__ import annotations
@@ -12,49 +11,14 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from agentlog._frozen import thaw
-from agentlog.agents.history import REQUEST_CONFIRMATION, is_human_request
+from agentlog.approvals import PendingRequest, pending_requests
 from agentlog.errors import AgentlogError
 from agentlog.logs import get_logger
-from agentlog.server.schemas import PendingRequest
-from agentlog.sessions.base import Session, SessionService
+from agentlog.sessions.base import SessionService
 
 __all__ = ["StallWatcher", "find_stalled", "pending_requests"]
 
 logger = get_logger("agentlog.server.stalls")
-
-
-def pending_requests(session: Session, now: float | None = None) -> list[PendingRequest]:
-    """The confirmation and credential requests of a session that can still be answered,
-    oldest first."""
-    now = time.time() if now is None else now
-    answered = {r.id for e in session.events for r in e.function_responses()}
-    out: list[PendingRequest] = []
-    for event in session.events:
-        if event.author == "user" and event.text():
-            out.clear()  # a new message abandons every request before it
-            continue
-        for call in event.function_calls():
-            if not is_human_request(call.name) or call.id in answered:
-                continue
-            args = thaw(call.args)
-            confirmation = call.name == REQUEST_CONFIRMATION
-            out.append(
-                PendingRequest(
-                    session_id=session.id,
-                    user_id=session.user_id,
-                    invocation_id=event.invocation_id,
-                    event_id=event.id,
-                    request_id=call.id,
-                    function_call_id=str(args.get("function_call_id", "")),
-                    kind="confirmation" if confirmation else "credential",
-                    hint=str(args.get("hint", "")),
-                    payload=args.get("payload") if confirmation else None,
-                    requested_at=event.timestamp,
-                    waiting_s=max(0.0, now - event.timestamp),
-                )
-            )
-    return out
 
 
 async def find_stalled(

@@ -1,0 +1,159 @@
+"""``TurnLease``: a turn's hold on its session's lease, from the wait for it to the release.
+
+The lease itself is the store's (:mod:`agentlog.sessions.leases`); this is how a turn uses it:
+
+1. **Wait.** A session busy with another process's turn is polled with a growing pause (5 ms
+   doubling to 250 ms) until the lease is free or ``wait_s`` has passed (``SessionBusyError``).
+   Turns of one process queue on an ``asyncio.Lock`` first (the runner's), so they never poll
+   each other.
+2. **Renew.** A task renews the lease every third of its ``ttl_s`` while the turn works. While
+   the turn waits on its reader (the runner is suspended at a ``yield``), renewal goes on for at
+   most ``ttl_s``: a caller that stops reading a stream without closing it lets the lease lapse
+   instead of blocking the session for good.
+3. **Release.** The turn's end, stored: any process then knows the turn is over. A turn whose
+   process dies never releases; its lease expires and the next taker closes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import time
+from typing import Final
+
+from agentlog.errors import LeaseLostError, SessionBusyError, StoreError
+from agentlog.logs import get_logger
+from agentlog.sessions.leases import Lease, SessionLeases
+
+__all__ = ["TurnLease"]
+
+logger = get_logger("agentlog.runner")
+
+_FIRST_PAUSE: Final = 0.005
+_LONGEST_PAUSE: Final = 0.25
+_OWNER: Final = f"{socket.gethostname()}:{os.getpid()}"
+"""Who holds a lease, for an operator reading the session row."""
+
+
+class TurnLease:
+    """One turn's hold on a session lease.
+
+    Args:
+        leases: the store.
+        app_name, user_id, session_id: the session.
+        invocation_id: the turn the lease names.
+        ttl_s: how long the lease lives without renewal; a dead process's turn blocks the
+            session this long at most.
+        wait_s: how long to wait for a busy session before ``SessionBusyError``.
+    """
+
+    def __init__(
+        self,
+        leases: SessionLeases,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        invocation_id: str,
+        ttl_s: float,
+        wait_s: float,
+    ) -> None:
+        self._leases = leases
+        self._app_name = app_name
+        self._user_id = user_id
+        self._session_id = session_id
+        self._invocation_id = invocation_id
+        self._ttl_s = ttl_s
+        self._wait_s = wait_s
+        self._lease: Lease | None = None
+        self._renewer: asyncio.Task[None] | None = None
+        self._waiting_since: float | None = None
+
+    @property
+    def lease(self) -> Lease:
+        """The lease held (after ``acquire``)."""
+        if self._lease is None:
+            raise RuntimeError("the lease is not held")
+        return self._lease
+
+    async def acquire(self) -> Lease:
+        """Take the lease, waiting while another turn holds it; start renewing it."""
+        start = time.monotonic()
+        pause = _FIRST_PAUSE
+        while True:
+            lease = await self._leases.acquire_lease(
+                app_name=self._app_name,
+                user_id=self._user_id,
+                session_id=self._session_id,
+                owner=f"{_OWNER}:{self._invocation_id}",
+                invocation_id=self._invocation_id,
+                ttl_s=self._ttl_s,
+            )
+            if lease is not None:
+                break
+            waited = time.monotonic() - start
+            if waited >= self._wait_s:
+                raise SessionBusyError(self._session_id, waited)
+            await asyncio.sleep(min(pause, self._wait_s - waited))
+            pause = min(pause * 2, _LONGEST_PAUSE)
+        self._lease = lease
+        self._renewer = asyncio.create_task(
+            self._renew(), name=f"agentlog-lease-{self._session_id}"
+        )
+        return lease
+
+    def reader_waits(self) -> None:
+        """The turn hands an event to its reader and waits for it to ask for the next."""
+        self._waiting_since = time.monotonic()
+
+    def reader_returned(self) -> None:
+        """The reader asked for the next event."""
+        self._waiting_since = None
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(self._ttl_s / 3)
+            since = self._waiting_since
+            if since is not None and time.monotonic() - since > self._ttl_s:
+                logger.warning(
+                    "session %s: the turn's reader has not asked for an event in %.0fs; its "
+                    "lease is left to expire",
+                    self._session_id,
+                    self._ttl_s,
+                )
+                return
+            try:
+                self._lease = await self._leases.renew_lease(self.lease, self._ttl_s)
+            except LeaseLostError:
+                logger.error(
+                    "session %s: the turn's lease was taken by another turn; its next write "
+                    "will fail",
+                    self._session_id,
+                )
+                return
+            except StoreError as exc:
+                # Try again at the next beat; the lease outlives two missed renewals.
+                logger.warning("session %s: renewing the lease failed: %s", self._session_id, exc)
+
+    async def release(self) -> None:
+        """Stop renewing and give the lease back (the stored end of the turn). A failure is
+        logged: the lease then expires by itself."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            # Waits for a renewal in flight, so it cannot land after the release; unlike
+            # awaiting the task, a cancellation of this task still propagates.
+            await asyncio.wait([self._renewer])
+            self._renewer = None
+        lease, self._lease = self._lease, None
+        if lease is None:
+            return
+        try:
+            await self._leases.release_lease(lease)
+        except StoreError as exc:
+            logger.warning(
+                "session %s: releasing the lease failed (it expires in %.0fs): %s",
+                self._session_id,
+                self._ttl_s,
+                exc,
+            )
