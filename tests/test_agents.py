@@ -475,3 +475,48 @@ async def test_after_model_replaces_the_response_and_writes_state(mh: Any) -> No
     assert seen == ["refund ok"]
     assert events[-1].text() == "Your refund is on its way."
     assert dict(events[-1].actions.state_delta) == {"polished": True}
+
+
+# --- calls the flow cannot honour ----------------------------------------------------------
+
+
+async def test_a_call_to_a_tool_that_does_not_exist_is_told_to_the_model_and_the_client(
+    h: Any,
+) -> None:
+    from agentlog.router import route
+
+    model = ScriptedLlm(
+        [
+            ScriptedLlm.call("refund_order", {"order_id": "A-1001"}),
+            ScriptedLlm.call("lookup_order", {"order_id": "A-1001"}),
+            ScriptedLlm.text("Order A-1001 is delivered damaged."),
+        ]
+    )
+    agent = LlmAgent(name="desk", model=model, tools=[_lookup(12.5)])
+    with model:
+        sid = await h.session()
+        events = await h.run(h.runner(agent), sid, "refund A-1001")
+    response, error = events[2], events[3]
+    [result] = response.function_responses()
+    assert result.name == "refund_order"
+    assert result.response["error"] == (
+        "There is no tool named 'refund_order'. Available tools: lookup_order."
+    )
+    assert error.error_code is ErrorCode.TOOL_NOT_FOUND
+    assert error.error_message is not None
+    assert "'refund_order'" in error.error_message
+    # The model read the refusal and recovered with a tool it has.
+    seen = [p.function_response for c in model.requests[1].contents for p in c.parts]
+    assert any(r is not None and r.name == "refund_order" for r in seen)
+    assert events[-1].text() == "Order A-1001 is delivered damaged."
+    kinds = [m.kind for e in events for m in route(e)]
+    assert kinds == [
+        "user_message",
+        "tool_call",
+        "tool_result",
+        "error",
+        "tool_call",
+        "tool_result",
+        "answer",
+    ]
+    assert [e.error_code for e in await h.events(sid)][3] is ErrorCode.TOOL_NOT_FOUND

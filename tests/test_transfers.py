@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from agentlog import ErrorCode, Event
 from agentlog.agents import LlmAgent
+from agentlog.context import ToolContext
 from agentlog.models.base import LlmRequest
 from agentlog.models.scripted import ScriptedLlm
+from agentlog.router import route
 
 
 def _transfer(name: str) -> Any:
@@ -142,6 +147,7 @@ async def test_a_transfer_to_a_disallowed_agent_is_an_error_for_the_model(mh: An
     assert "error" in response.response
     assert "billing" in response.response["error"]
     assert events[4].actions.transfer_to_agent is None
+    assert (events[5].error_code, events[5].author) == (ErrorCode.AGENT_NOT_FOUND, "refunds")
     assert events[-1].author == "refunds"
     assert len(desk.requests) == 1
 
@@ -173,3 +179,68 @@ async def test_the_next_turn_starts_at_the_root_when_the_speaker_cannot_hand_bac
         events = await mh.run(runner, sid, "order 1182")
     assert [e.author for e in events] == ["user", "desk"]
     assert len(refunds.requests) == 1
+
+
+def _hand_to(target: str) -> Any:
+    def escalate_case(case_id: str, tool_context: ToolContext) -> dict[str, Any]:
+        """Escalate a case to the team that owns it.
+
+        Args:
+            case_id: The case.
+        """
+        tool_context.transfer_to_agent = target
+        return {"escalated": case_id}
+
+    return escalate_case
+
+
+def _kinds(events: list[Event]) -> list[str]:
+    return [m.kind for e in events for m in route(e)]
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param("ghost", id="no-such-agent"),
+        # Exists in the tree, but under billing: not a sub-agent, parent or peer of the desk.
+        pytest.param("invoices", id="not-reachable"),
+    ],
+)
+async def test_a_tool_transfer_to_an_agent_out_of_reach_is_an_error_not_a_handoff(
+    mh: Any, target: str
+) -> None:
+    desk = ScriptedLlm(
+        [
+            ScriptedLlm.call("escalate_case", {"case_id": "C-7"}),
+            ScriptedLlm.text("I could not hand this over; I will help you here."),
+        ]
+    )
+    agent = LlmAgent(
+        name="desk",
+        model=desk,
+        tools=[_hand_to(target)],
+        sub_agents=[
+            LlmAgent(
+                name="billing",
+                model=ScriptedLlm([]),
+                sub_agents=[LlmAgent(name="invoices", model=ScriptedLlm([]))],
+            )
+        ],
+    )
+    with desk:
+        sid = await mh.session()
+        events = await mh.run(mh.runner(agent), sid, "escalate C-7")
+    assert [e.author for e in events] == ["user", "desk", "desk", "desk", "desk"]
+    response, error = events[2], events[3]
+    assert response.actions.transfer_to_agent is None
+    [result] = response.function_responses()
+    assert result.response["error"] == f"cannot transfer to {target!r}; choose one of: billing"
+    assert error.error_code is ErrorCode.AGENT_NOT_FOUND
+    assert error.error_message is not None
+    assert repr(target) in error.error_message
+    assert "handoff" not in _kinds(events)
+    assert _kinds(events)[-2:] == ["error", "answer"]
+    # The model saw why, and carried on.
+    told = [p.function_response for c in desk.requests[1].contents for p in c.parts]
+    assert any(r is not None and "cannot transfer" in r.response["error"] for r in told)
+    assert [e.id for e in await mh.events(sid)] == [e.id for e in events]

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentlog._frozen import thaw
-from agentlog.agents.history import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, is_human_request
+from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, is_human_request
 from agentlog.events import ErrorCode, Event
 
 __all__ = ["USER_MESSAGES", "MessageKind", "RoutedMessage", "route", "turn_end", "user_message"]

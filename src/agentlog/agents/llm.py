@@ -337,6 +337,8 @@ class LlmAgent(BaseAgent):
     ) -> AsyncIterator[Event]:
         if outcome.response_event is not None:
             yield outcome.response_event
+        for error in outcome.error_events:
+            yield error
         if outcome.request_event is not None:
             yield outcome.request_event
         if outcome.waiting:
