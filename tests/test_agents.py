@@ -520,3 +520,58 @@ async def test_a_call_to_a_tool_that_does_not_exist_is_told_to_the_model_and_the
         "answer",
     ]
     assert [e.error_code for e in await h.events(sid)][3] is ErrorCode.TOOL_NOT_FOUND
+
+
+# --- a model named by a string ---------------------------------------------------------------
+
+
+async def test_a_model_string_is_resolved_when_the_agent_is_built(
+    mh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from providers.openai_server import completion, running_server
+
+    from agentlog.models.openai import OpenAIChatLlm
+
+    with running_server() as server:
+        # The SDK's own variables, as a user of the string form would set them.
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test-key")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        agent = LlmAgent(name="desk", model="openai:gpt-4o-mini")
+        assert isinstance(agent.model, OpenAIChatLlm)
+        assert agent.model.model == "gpt-4o-mini"
+        server.reply(completion("Hello from the wire."))
+        sid = await mh.session()
+        events = await mh.run(mh.runner(agent), sid, "hi")
+        assert server.requests[0].body["model"] == "gpt-4o-mini"
+    assert events[-1].text() == "Hello from the wire."
+
+
+@pytest.mark.parametrize(
+    ("model", "says"),
+    [
+        ("bogus:foo", "unknown model provider 'bogus'"),
+        ("gpt-4o-mini", "is not 'provider:model'; write for example 'openai:gpt-4o-mini'"),
+        ("openai:", "names no model"),
+        ("scripted", "pass ScriptedLlm([...])"),
+        ("openai:gpt-4o-mini", "needs an API key: set OPENAI_API_KEY"),
+        ("anthropic:claude-sonnet-4-5", "needs an API key: set ANTHROPIC_API_KEY"),
+        ("gemini:gemini-2.5-flash", "needs an API key: set GEMINI_API_KEY"),
+        (42, "model must be a BaseLlm or a 'provider:model' string"),
+    ],
+)
+def test_a_model_that_cannot_work_is_refused_when_the_agent_is_built(
+    model: Any, says: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentlog.errors import InvalidConfigError
+
+    for variable in (
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "GEMINI_API_KEY",
+        "GOOGLE_API_KEY",
+    ):
+        monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(InvalidConfigError) as raised:
+        LlmAgent(name="desk", model=model)
+    assert says in str(raised.value)

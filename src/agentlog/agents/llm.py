@@ -25,6 +25,7 @@ from agentlog.agents.tool_calls import (
 )
 from agentlog.agents.transfer import TransferToAgentTool, transfer_targets
 from agentlog.context import CallbackContext, InvocationContext, ResumeInfo
+from agentlog.errors import InvalidConfigError
 from agentlog.events import Content, ErrorCode, Event, EventActions, Part
 from agentlog.logs import get_logger
 from agentlog.models.base import (
@@ -35,6 +36,7 @@ from agentlog.models.base import (
     ModelError,
     response_text,
 )
+from agentlog.models.registry import model_from_spec
 from agentlog.run_config import StreamingMode
 from agentlog.tools.base import BaseTool
 from agentlog.tools.function import as_tool
@@ -69,7 +71,9 @@ class LlmAgent(BaseAgent):
 
     Args:
         name: unique in the agent tree; the author of its events.
-        model: the model; ``None`` uses the nearest ancestor ``LlmAgent``'s.
+        model: the model, or a string naming one (``"openai:gpt-4o-mini"``, resolved now by
+            :func:`agentlog.models.registry.model_from_spec`; ``InvalidConfigError`` if it
+            cannot be); ``None`` uses the nearest ancestor ``LlmAgent``'s.
         instruction: system prompt; ``{key}`` / ``{key?}`` placeholders read state.
         tools: ``BaseTool``s or plain functions.
         output_schema: a pydantic model the final answer must parse as (one retry with the
@@ -84,7 +88,7 @@ class LlmAgent(BaseAgent):
         self,
         *,
         name: str,
-        model: BaseLlm | None = None,
+        model: BaseLlm | str | None = None,
         instruction: str | InstructionProvider = "",
         description: str = "",
         tools: Sequence[BaseTool | Callable[..., Any]] = (),
@@ -111,7 +115,7 @@ class LlmAgent(BaseAgent):
         )
         if include_contents not in ("default", "none"):
             raise ValueError("include_contents is 'default' or 'none'")
-        self._model = model
+        self._model = _resolve_model(name, model)
         self.instruction = instruction
         self.tools: tuple[BaseTool, ...] = tuple(as_tool(t) for t in tools)
         names = [t.name for t in self.tools]
@@ -377,6 +381,17 @@ class _Turn:
 
     def __init__(self) -> None:
         self.stop = False
+
+
+def _resolve_model(agent_name: str, model: BaseLlm | str | None) -> BaseLlm | None:
+    if isinstance(model, str):
+        return model_from_spec(model)
+    if model is not None and not isinstance(model, BaseLlm):
+        raise InvalidConfigError(
+            f"agent {agent_name!r}: model must be a BaseLlm or a 'provider:model' string such as "
+            f"'openai:gpt-4o-mini', not {type(model).__name__}"
+        )
+    return model
 
 
 def _calls(response: LlmResponse) -> bool:
