@@ -528,9 +528,8 @@ async def test_a_call_to_a_tool_that_does_not_exist_is_told_to_the_model_and_the
 async def test_a_model_string_is_resolved_when_the_agent_is_built(
     mh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from providers.openai_server import completion, running_server
-
     from agentlog.models.openai import OpenAIChatLlm
+    from providers.openai_server import completion, running_server
 
     with running_server() as server:
         # The SDK's own variables, as a user of the string form would set them.
