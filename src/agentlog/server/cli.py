@@ -140,6 +140,22 @@ def serve(
             "processes run on the same database.",
         ),
     ] = 1.0,
+    lease_ttl: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds a turn's session lease lives unrenewed: how long a session stays "
+            "busy after the process running its turn dies.",
+        ),
+    ] = 30.0,
+    busy_wait: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help="Seconds a message waits for a session busy with another turn (on any "
+            "server) before 409 session busy.",
+        ),
+    ] = 60.0,
     summaries: Annotated[
         bool,
         typer.Option(help="Checked summaries (extractive, no model) and long-term memory."),
@@ -191,7 +207,13 @@ def serve(
             "memory": memory,
         }
     app = create_app(
-        Runner(agent=root, session_service=store, app_name=app_name),
+        Runner(
+            agent=root,
+            session_service=store,
+            app_name=app_name,
+            lease_ttl_s=lease_ttl,
+            lease_wait_s=busy_wait,
+        ),
         api_keys=users,
         admin_keys=admins,
         max_body_bytes=max_body_bytes,

@@ -10,8 +10,10 @@ from agentlog.errors import (
     CorruptRecordError,
     InvalidEventError,
     InvalidMemoryEntryError,
+    LeaseLostError,
     RequestAbandonedError,
     RequestAlreadyAnsweredError,
+    SessionBusyError,
     SessionExistsError,
     SessionNotFoundError,
     StaleSessionError,
@@ -36,6 +38,12 @@ def _status_and_detail(exc: Exception) -> tuple[int, str]:
         return status.HTTP_409_CONFLICT, str(exc)
     if isinstance(exc, SessionExistsError):
         return status.HTTP_409_CONFLICT, f"session {exc.session_id!r} already exists"
+    if isinstance(exc, SessionBusyError):
+        return status.HTTP_409_CONFLICT, (
+            f"session {exc.session_id!r} is busy: another turn is running on it; try again"
+        )
+    if isinstance(exc, LeaseLostError):
+        return status.HTTP_409_CONFLICT, "the turn lost its hold on the session; try again"
     if isinstance(exc, StaleSessionError):
         return status.HTTP_409_CONFLICT, "the session changed meanwhile; try again"
     if isinstance(exc, InvalidEventError | InvalidMemoryEntryError):
