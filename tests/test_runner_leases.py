@@ -1,0 +1,167 @@
+"""The runner's hold on a session's lease: waiting for a busy session, renewing it through a
+long turn, letting it lapse when the reader walks away, and closing a dead process's turn."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from agentlog.agents.base import BaseAgent
+from agentlog.compaction.config import EventsCompactionConfig
+from agentlog.context import InvocationContext
+from agentlog.errors import InvalidConfigError, SessionBusyError
+from agentlog.events import Content, ErrorCode, Event
+from agentlog.runner import Runner
+from agentlog.sessions.base import SessionService
+from agentlog.sessions.leases import SessionLeases
+from agentlog.sessions.memory import InMemorySessionService
+from agentlog.sessions.sqlite import SqliteSessionService
+
+APP = "agentlog"
+
+
+class Slow(BaseAgent):
+    """Says two things, pausing ``pause_s`` before each."""
+
+    def __init__(self, name: str, pause_s: float = 0.0) -> None:
+        super().__init__(name=name)
+        self.pause_s = pause_s
+
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
+        for i in range(2):
+            await asyncio.sleep(self.pause_s)
+            yield self.new_event(ctx, content=Content.from_text(f"part {i}", role="model"))
+
+
+class Summary:
+    """A compaction summariser that says how many events it covers."""
+
+    async def summarize_events(self, events: list[Event]) -> Event | None:
+        from agentlog.events import EventActions, EventCompaction
+
+        return Event(
+            invocation_id="compaction",
+            author="agentlog_compactor",
+            actions=EventActions(
+                compaction=EventCompaction(
+                    start_timestamp=events[0].timestamp,
+                    end_timestamp=events[-1].timestamp,
+                    event_ids=tuple(e.id for e in events),
+                    summary=Content.from_text(f"{len(events)} events", role="model"),
+                )
+            ),
+        )
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SessionService]:
+    service: SessionService = (
+        InMemorySessionService()
+        if request.param == "memory"
+        else SqliteSessionService(tmp_path / "leases.db")
+    )
+    yield service
+    await service.close()
+
+
+def leases(store: SessionService) -> SessionLeases:
+    assert isinstance(store, SessionLeases)
+    return store
+
+
+async def say(runner: Runner, sid: str, text: str = "hi") -> list[Event]:
+    return [
+        e
+        async for e in runner.run_async(
+            user_id="u", session_id=sid, new_message=Content.from_text(text)
+        )
+    ]
+
+
+async def test_a_busy_session_is_waited_for_then_refused(store: SessionService) -> None:
+    s = await store.create_session(app_name=APP, user_id="u")
+    held = await leases(store).acquire_lease(
+        app_name=APP, user_id="u", session_id=s.id, owner="elsewhere", invocation_id="x", ttl_s=30
+    )
+    assert held is not None
+    runner = Runner(agent=Slow(name="slow"), session_service=store, lease_wait_s=0.2)
+    with pytest.raises(SessionBusyError):
+        await say(runner, s.id)
+    assert (await store.get_session(app_name=APP, user_id="u", session_id=s.id)).version == 0
+    await leases(store).release_lease(held)
+    assert [e.author for e in await say(runner, s.id)] == ["user", "slow", "slow"]
+
+
+async def test_a_turn_longer_than_its_lease_keeps_it_by_renewing(store: SessionService) -> None:
+    s = await store.create_session(app_name=APP, user_id="u")
+    runner = Runner(agent=Slow(name="slow", pause_s=0.5), session_service=store, lease_ttl_s=0.2)
+    turn = asyncio.create_task(say(runner, s.id))
+    for _ in range(7):  # 0.7 s of a 1 s turn: over three times the lease's life
+        await asyncio.sleep(0.1)
+        other = await leases(store).acquire_lease(
+            app_name=APP, user_id="u", session_id=s.id, owner="other", invocation_id="y", ttl_s=5
+        )
+        assert other is None, "the running turn's lease lapsed"
+    assert [e.text() for e in await turn][1:] == ["part 0", "part 1"]
+    state = await leases(store).read_turn(app_name=APP, user_id="u", session_id=s.id)
+    assert state.running is None  # released: the stored end of the turn
+
+
+async def test_a_reader_that_walks_away_lets_the_lease_lapse(store: SessionService) -> None:
+    s = await store.create_session(app_name=APP, user_id="u")
+    runner = Runner(agent=Slow(name="slow"), session_service=store, lease_ttl_s=0.15)
+    stream = runner.run_async(user_id="u", session_id=s.id, new_message=Content.from_text("hi"))
+    first = await anext(stream)  # and never asks again, holding on to the stream
+    for _ in range(50):
+        taken = await leases(store).acquire_lease(
+            app_name=APP, user_id="u", session_id=s.id, owner="next", invocation_id="z", ttl_s=5
+        )
+        if taken is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert taken is not None
+    assert taken.interrupted == first.invocation_id
+    await stream.aclose()
+
+
+async def test_the_next_turn_closes_one_whose_process_died(store: SessionService) -> None:
+    s = await store.create_session(app_name=APP, user_id="u")
+    dead = await leases(store).acquire_lease(
+        app_name=APP, user_id="u", session_id=s.id, owner="dead", invocation_id="cut", ttl_s=0.05
+    )
+    assert dead is not None
+    await asyncio.sleep(0.1)
+    runner = Runner(agent=Slow(name="slow"), session_service=store)
+    events = await say(runner, s.id)
+    stored = (await store.get_session(app_name=APP, user_id="u", session_id=s.id)).events
+    assert stored[0].invocation_id == "cut"
+    assert stored[0].error_code is ErrorCode.INTERRUPTED
+    assert [e.id for e in stored[1:]] == [e.id for e in events]
+
+
+async def test_a_compaction_runs_when_the_reader_stops_at_the_answer(
+    store: SessionService,
+) -> None:
+    s = await store.create_session(app_name=APP, user_id="u")
+    config = EventsCompactionConfig(compaction_interval=1, overlap_size=0, summarizer=Summary())
+    runner = Runner(agent=Slow(name="slow"), session_service=store, compaction_config=config)
+    async for event in runner.run_async(
+        user_id="u", session_id=s.id, new_message=Content.from_text("hi")
+    ):
+        if event.text() == "part 0":
+            break  # the usual early exit; the stream is closed when it is dropped
+    for _ in range(100):
+        await runner.wait_for_compactions()
+        stored = (await store.get_session(app_name=APP, user_id="u", session_id=s.id)).events
+        if any(e.actions.compaction for e in stored):
+            break
+        await asyncio.sleep(0.01)
+    assert any(e.actions.compaction for e in stored)
+
+
+def test_lease_settings_are_checked_when_the_runner_is_made() -> None:
+    with pytest.raises(InvalidConfigError):
+        Runner(agent=Slow(name="slow"), session_service=InMemorySessionService(), lease_ttl_s=0)
