@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from agentlog.jobs.cli import register as register_worker
 from agentlog.logs import configure_logging
 from agentlog.summary.cli import register as register_summary
 
@@ -84,6 +85,7 @@ def _register_optional() -> None:
 
 _register_optional()
 register_summary(app)
+register_worker(app)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
@@ -23,7 +23,7 @@ from agentlog.server.deps import Server
 from agentlog.server.errors import install_error_handlers
 from agentlog.server.hub import TurnHub
 from agentlog.server.limits import BodyLimit
-from agentlog.server.routes import approvals, sessions, state, turns
+from agentlog.server.routes import approvals, artifacts, sessions, state, turns
 from agentlog.server.stalls import StallWatcher
 from agentlog.server.versions import VersionReads
 from agentlog.server.web import install_web_page
@@ -32,6 +32,7 @@ from agentlog.sessions.base import SessionService
 if TYPE_CHECKING:
     from agentlog.memory import MemoryService
     from agentlog.summary import BackgroundSummarizer, Summarizer, SummaryStore
+    from agentlog.summary.background import SummaryQueue
 
 __all__ = ["RunnerFactory", "create_app"]
 
@@ -57,6 +58,7 @@ def create_app(
     summaries: SummaryStore | None = None,
     summarizer: Summarizer | None = None,
     summarize_idle_after_s: float | None = None,
+    summary_queue: SummaryQueue | None = None,
     memory: MemoryService | None = None,
 ) -> FastAPI:
     """The agentlog HTTP API (OpenAPI at ``/openapi.json``).
@@ -72,8 +74,8 @@ def create_app(
         cors_origins: origins allowed cross-site; CORS is off when ``None``.
         approval_deadline_s: a turn paused on a request longer than this is stalled.
         stall_check_interval_s: how often to log stalled approvals; ``None`` never.
-        close_store_on_shutdown: close the stores (sessions, and summaries and memory if
-            given) when the app shuts down.
+        close_store_on_shutdown: close the stores (sessions, the runner's artifacts, and
+            summaries, memory and the summary queue if given) when the app shuts down.
         shutdown_grace_s: at shutdown, how long running turns may take to finish before
             they are cancelled.
         follow_poll_s: how often a follow stream (``GET /sessions/{id}/stream?follow=true``)
@@ -83,6 +85,9 @@ def create_app(
         summarizer: takes summaries on request (``POST /sessions/{id}/summary``), and in the
             background with ``summarize_idle_after_s``.
         summarize_idle_after_s: summarise sessions idle this long, in the background.
+        summary_queue: with ``summarize_idle_after_s``, enqueue those summaries here (a
+            :class:`agentlog.jobs.JobQueue`, for ``agentlog worker``) instead of taking them in
+            this process; closed at shutdown with the stores.
         memory: long-term memory; adds the memory routes, and a summary taken on request
             refreshes its session's entries.
     """
@@ -113,7 +118,7 @@ def create_app(
         summarizer=summarizer,
         memory=memory,
     )
-    background = _background_summaries(server, summarize_idle_after_s)
+    background = _background_summaries(server, summarize_idle_after_s, summary_queue)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -145,6 +150,9 @@ def create_app(
                     await summaries.close()
                 if memory is not None:
                     await memory.close()
+                for closable in (server.artifacts, summary_queue):
+                    if isinstance(closable, _Closable):
+                        await closable.close()
 
     app = FastAPI(
         title="agentlog",
@@ -153,7 +161,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.agentlog = server
-    for module in (sessions, turns, state, approvals):
+    for module in (sessions, turns, state, approvals, artifacts):
         app.include_router(module.router)
     if summaries is not None:
         from agentlog.server.routes import summaries as summary_routes
@@ -182,20 +190,28 @@ def create_app(
     return app
 
 
+@runtime_checkable
+class _Closable(Protocol):
+    async def close(self) -> None: ...
+
+
 def _background_summaries(
-    server: Server, idle_after_s: float | None
+    server: Server, idle_after_s: float | None, queue: SummaryQueue | None
 ) -> BackgroundSummarizer | None:
     if idle_after_s is None:
         return None
-    if server.summarizer is None or server.summaries is None:
-        raise ValueError("summarize_idle_after_s needs a summarizer and a summary store")
+    if (server.summarizer is None and queue is None) or server.summaries is None:
+        raise ValueError(
+            "summarize_idle_after_s needs a summary store, and a summarizer or a summary_queue"
+        )
     from agentlog.summary import BackgroundSummarizer
 
     return BackgroundSummarizer(
-        server.summarizer,
+        None if queue is not None else server.summarizer,
         session_service=server.store,
         store=server.summaries,
         app_name=server.app_name,
         idle_after=idle_after_s,
         poll_interval=max(1.0, min(60.0, idle_after_s / 2)),
+        queue=queue,
     )

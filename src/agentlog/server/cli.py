@@ -20,10 +20,24 @@ from agentlog.server.auth import is_loopback, parse_key_spec, read_keys_file
 from agentlog.sessions.base import SessionService
 
 if TYPE_CHECKING:
+    from agentlog.artifacts import ArtifactService
     from agentlog.memory import MemoryService
     from agentlog.summary import SummaryStore
+    from agentlog.summary.background import SummaryQueue
 
-__all__ = ["build_extras", "build_store", "load_agent", "register", "serve"]
+__all__ = [
+    "build_artifacts",
+    "build_extras",
+    "build_store",
+    "build_summary_queue",
+    "load_agent",
+    "register",
+    "serve",
+]
+
+
+def _is_postgres(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
 
 
 def build_store(db: str) -> SessionService:
@@ -39,16 +53,45 @@ def build_store(db: str) -> SessionService:
 
 def build_extras(db: str) -> tuple[SummaryStore, MemoryService, str]:
     """The summary and memory stores beside the session store, and a note on where they are."""
-    from agentlog.summary import InMemorySummaryStore, SqliteSummaryStore
+    from agentlog.summary import SqliteSummaryStore
 
-    if db.startswith(("postgresql://", "postgres://")):
+    if _is_postgres(db):
         from agentlog.memory.postgres import PostgresMemoryService
+        from agentlog.summary.postgres import PostgresSummaryStore
 
-        note = "memory in PostgreSQL; summaries in this process only"
-        return InMemorySummaryStore(), PostgresMemoryService(db), note
+        note = "summaries and memory in PostgreSQL"
+        return PostgresSummaryStore(db), PostgresMemoryService(db), note
     from agentlog.memory import SqliteMemoryService
 
     return SqliteSummaryStore(db), SqliteMemoryService(db), f"summaries and memory in {db}"
+
+
+def build_artifacts(db: str) -> ArtifactService:
+    """Where the runner keeps artifacts: PostgreSQL beside the sessions, or a folder beside the
+    SQLite file (``<file>-artifacts``; in memory for ``:memory:``)."""
+    if _is_postgres(db):
+        from agentlog.artifacts.postgres import PostgresArtifactService
+
+        return PostgresArtifactService(db)
+    from agentlog.artifacts import FileArtifactService, InMemoryArtifactService
+
+    if db == ":memory:":
+        return InMemoryArtifactService()
+    return FileArtifactService(Path(f"{db}-artifacts"))
+
+
+def build_summary_queue(db: str) -> SummaryQueue | None:
+    """On PostgreSQL, the job queue background summaries go to (for ``agentlog worker``);
+    None on SQLite, where the server takes them in its own process."""
+    if not _is_postgres(db):
+        return None
+    try:
+        from agentlog.jobs.queue import JobQueue
+    except ImportError as exc:
+        raise typer.BadParameter(
+            f"{exc}; or serve with --no-summaries", param_hint="--summaries"
+        ) from None
+    return JobQueue(db)
 
 
 def load_agent(spec: str) -> BaseAgent:
@@ -199,18 +242,23 @@ def serve(
     if summaries:
         from agentlog.summary import ExtractiveSummarizer
 
+        summary_queue = build_summary_queue(db)
         summary_store, memory, note = build_extras(db)
         extras = {
             "summaries": summary_store,
             "summarizer": ExtractiveSummarizer(),
             "summarize_idle_after_s": summarize_idle_after,
+            "summary_queue": summary_queue,
             "memory": memory,
         }
+        if summary_queue is not None:
+            note += "; background summaries by 'agentlog worker'"
     app = create_app(
         Runner(
             agent=root,
             session_service=store,
             app_name=app_name,
+            artifact_service=build_artifacts(db),
             lease_ttl_s=lease_ttl,
             lease_wait_s=busy_wait,
         ),

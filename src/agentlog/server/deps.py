@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import Depends, HTTPException, Path, Request, status
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from agentlog.artifacts import ArtifactService
 from agentlog.runner import Runner
 from agentlog.server.auth import LOCAL_USER, Caller, KeyRing, is_loopback
 from agentlog.server.hub import SessionKey, TurnHub
@@ -47,6 +48,11 @@ class Server:
         """The app every session belongs to."""
         return self.runner.app_name
 
+    @property
+    def artifacts(self) -> ArtifactService:
+        """The artifact service (the runner's: what its tools save is what routes read)."""
+        return self.runner.artifact_service
+
     def key(self, caller: Caller, session_id: str) -> SessionKey:
         """A session of the caller's."""
         return (caller.user_id, session_id)
@@ -64,8 +70,10 @@ class Server:
         return self.memory
 
     async def forget(self, caller: Caller, session_id: str) -> None:
-        """Delete what was derived from a session: its summaries and memory entries."""
+        """Delete what was derived from a session: its own artifacts (the user's ``user:``
+        ones stay), its summaries and memory entries."""
         where = {"app_name": self.app_name, "user_id": caller.user_id, "session_id": session_id}
+        await self.artifacts.delete_session_artifacts(**where)
         if self.summaries is not None:
             await self.summaries.delete(**where)
         if self.memory is not None:
