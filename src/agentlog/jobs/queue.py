@@ -20,15 +20,21 @@ import hashlib
 import json
 from typing import Any, Final
 
-import psycopg
-from procrastinate import App, BaseRetryStrategy, PsycopgConnector, RetryDecision, RetryStrategy
-from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
-from procrastinate.jobs import Job
-from psycopg import sql
-from psycopg.conninfo import conninfo_to_dict
-
 from agentlog._stores.postgres import Conn, redact
 from agentlog.errors import StoreUnavailableError
+from agentlog.jobs._deps import (
+    AlreadyEnqueued,
+    App,
+    BaseRetryStrategy,
+    ConnectorException,
+    Job,
+    PsycopgConnector,
+    RetryDecision,
+    RetryStrategy,
+    conninfo_to_dict,
+    psycopg,
+    sql,
+)
 from agentlog.jobs.schema import apply_schema
 from agentlog.jobs.summaries import SUMMARIZE_TASK, summary_tasks
 

@@ -23,10 +23,8 @@ from __future__ import annotations
 from importlib import resources
 from typing import Final
 
-from procrastinate.schema import SchemaManager
-from psycopg import sql
-
 from agentlog._stores.postgres import Conn
+from agentlog.jobs._deps import SchemaManager, sql
 from agentlog.logs import get_logger
 
 __all__ = ["RECORD_TABLE", "apply_schema", "shipped_upgrades"]

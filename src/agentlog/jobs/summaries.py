@@ -22,9 +22,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from procrastinate import BaseRetryStrategy, Blueprint, JobContext
-
 from agentlog.errors import SessionNotFoundError
+from agentlog.jobs._deps import BaseRetryStrategy, Blueprint, JobContext
 from agentlog.logs import get_logger
 from agentlog.sessions.base import SessionService
 from agentlog.summary.result import Summarizer

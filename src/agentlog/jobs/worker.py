@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from procrastinate.exceptions import ConnectorException
-
+from agentlog.jobs._deps import ConnectorException
 from agentlog.jobs.queue import JobQueue
 from agentlog.jobs.summaries import CONTEXT_KEY, SummaryJobServices
 from agentlog.logs import get_logger
