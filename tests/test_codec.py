@@ -169,6 +169,7 @@ def test_stored_session_is_the_session_model_construct_makes() -> None:
         "version": 1,
         "last_update_time": 2.0,
         "create_time": 1.5,
+        "lease_token": 3,
     }
     fast, slow = stored_session(**values), Session.model_construct(**values)
     assert fast == slow
