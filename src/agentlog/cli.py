@@ -1,5 +1,8 @@
 """The ``agentlog`` command line. It shares one core with the library and reads settings from
-options or, where noted, environment variables (the library itself takes arguments only)."""
+options or, where noted, environment variables (the library itself takes arguments only).
+
+A user error of any command is one line naming the fix and exit code 2; ``agentlog --debug ...``
+adds the traceback (:mod:`agentlog.cli_errors`)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from agentlog.cli_errors import CommandGroup, require_folder
+from agentlog.errors import InvalidConfigError
 from agentlog.jobs.cli import register as register_worker
 from agentlog.logs import configure_logging
 from agentlog.summary.cli import register as register_summary
@@ -22,12 +27,16 @@ app = typer.Typer(
     help="The event log for LLM agents.",
     no_args_is_help=True,
     add_completion=False,
+    cls=CommandGroup,
 )
 
 
 @app.callback()
 def _root(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log at INFO level.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the traceback of an error, not only its line.")
+    ] = False,
 ) -> None:
     configure_logging("INFO" if verbose else "WARNING")
 
@@ -57,8 +66,12 @@ def demo(
     from agentlog.models.registry import model_from_spec
     from agentlog.router import RoutedMessage
 
+    require_folder(str(db))
     console = Console()
-    llm = model_from_spec(model, base_url=base_url) if model else None
+    try:
+        llm = model_from_spec(model, base_url=base_url) if model else None
+    except InvalidConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--model") from exc
 
     def approve(request: RoutedMessage) -> bool:
         if not ask:

@@ -99,5 +99,5 @@ def model_from_spec(
             raise InvalidConfigError(f"cannot use {spec!r}: {exc}") from exc
         local = " (any value, for a local server that checks none)" if base_url else ""
         raise InvalidConfigError(
-            f"{spec!r} needs an API key: set {provider.key_variable}{local}, or pass api_key="
+            f"{spec!r} needs an API key: set {provider.key_variable}{local}"
         ) from exc

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
@@ -18,6 +18,7 @@ from starlette.middleware.cors import CORSMiddleware
 from agentlog import __version__
 from agentlog.logs import get_logger
 from agentlog.runner import Runner
+from agentlog.server import health
 from agentlog.server.auth import LOCAL_USER, KeyRing
 from agentlog.server.deps import Server
 from agentlog.server.errors import install_error_handlers
@@ -174,10 +175,7 @@ def create_app(
     install_error_handlers(app)
     install_web_page(app)
 
-    @app.get("/healthz", tags=["health"])
-    async def health() -> dict[str, Any]:
-        """Liveness: no key needed."""
-        return {"status": "ok", "app": server.app_name}
+    app.include_router(health.router)
 
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     if cors_origins:

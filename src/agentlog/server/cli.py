@@ -7,7 +7,11 @@ address.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
+import inspect
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,7 +19,8 @@ import typer
 from rich.console import Console
 
 from agentlog.agents.base import BaseAgent
-from agentlog.errors import AgentlogError
+from agentlog.cli_errors import require_folder
+from agentlog.errors import InvalidConfigError
 from agentlog.server.auth import is_loopback, parse_key_spec, read_keys_file
 from agentlog.sessions.base import SessionService
 
@@ -30,6 +35,7 @@ __all__ = [
     "build_extras",
     "build_store",
     "build_summary_queue",
+    "check_store",
     "load_agent",
     "register",
     "serve",
@@ -43,7 +49,10 @@ def _is_postgres(db: str) -> bool:
 def build_store(db: str) -> SessionService:
     """PostgreSQL for a ``postgresql://`` DSN, else a SQLite file."""
     if db.startswith(("postgresql://", "postgres://")):
-        from agentlog.sessions.postgres import PostgresSessionService
+        try:
+            from agentlog.sessions.postgres import PostgresSessionService
+        except ImportError as exc:
+            raise InvalidConfigError(f"{exc} (needed for --db postgresql://...)") from exc
 
         return PostgresSessionService(db)
     from agentlog.sessions.sqlite import SqliteSessionService
@@ -94,19 +103,79 @@ def build_summary_queue(db: str) -> SummaryQueue | None:
     return JobQueue(db)
 
 
+def check_store(db: str, app_name: str) -> None:
+    """Open the store ``db`` names, read from it and close it: a store that cannot be opened
+    or read (a folder that does not exist, PostgreSQL down, a bad DSN) fails now, before
+    serving, rather than as a 503 on every request.
+
+    A throwaway store of its own, since a PostgreSQL pool belongs to the event loop it was
+    opened on, and the server runs on another.
+    """
+    require_folder(db)
+
+    async def read() -> None:
+        store = build_store(db)
+        try:
+            await store.get_app_state(app_name=app_name)
+        finally:
+            await store.close()
+
+    asyncio.run(read())
+
+
 def load_agent(spec: str) -> BaseAgent:
-    """The agent ``module:object`` names: an agent, or a function returning one."""
+    """The agent ``module:object`` names: an agent, or a function of no arguments returning
+    one. The module is looked for in the current folder first, as ``python -m`` does.
+
+    Raises ``InvalidConfigError`` saying what is wrong with ``spec``.
+    """
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise ValueError(f"--agent {spec!r} is not 'module:object'")
-    obj: Any = importlib.import_module(module_name)
+        raise InvalidConfigError(f"{spec!r} is not 'module:object', e.g. 'myapp:root'")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (module_name + ".").startswith(exc.name + "."):
+            raise InvalidConfigError(f"importing {module_name!r} failed: {exc}") from exc
+        raise InvalidConfigError(
+            f"no module named {exc.name!r}: check the name, and run from the folder that holds "
+            "it or add that folder to PYTHONPATH"
+        ) from exc
+    except Exception as exc:
+        raise InvalidConfigError(
+            f"importing {module_name!r} failed: {type(exc).__name__}: {exc}"
+        ) from exc
     for part in attr.split("."):
-        obj = getattr(obj, part)
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise InvalidConfigError(f"module {module_name!r} has no {attr!r}") from None
     if not isinstance(obj, BaseAgent) and callable(obj):
-        obj = obj()
+        obj = _call_factory(spec, obj)
     if not isinstance(obj, BaseAgent):
-        raise ValueError(f"{spec} is a {type(obj).__name__}, not an agent")
+        raise InvalidConfigError(
+            f"{spec} is a {type(obj).__name__}, not an agent: name a BaseAgent, or a function "
+            "of no arguments that returns one"
+        )
     return obj
+
+
+def _call_factory(spec: str, factory: Any) -> Any:
+    try:
+        inspect.signature(factory).bind()
+    except TypeError:
+        raise InvalidConfigError(
+            f"{spec} is not an agent but a {type(factory).__name__} that needs arguments: name "
+            "a BaseAgent, or a function of no arguments that returns one"
+        ) from None
+    except ValueError:  # no signature to read (some builtins): calling it will tell
+        pass
+    try:
+        return factory()
+    except Exception as exc:
+        raise InvalidConfigError(f"calling {spec}() failed: {type(exc).__name__}: {exc}") from exc
 
 
 def _agent(spec: str | None, model: str | None, base_url: str | None) -> BaseAgent:
@@ -218,25 +287,23 @@ def serve(
         users, admins = _keys(api_key or [], admin_key or [], api_keys_file)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    if not users and not admins:
-        if not is_loopback(host):
-            raise typer.BadParameter(
-                f"no API keys: refusing to listen on {host}; give --api-key KEY=USER "
-                "(or --api-keys-file), or listen on 127.0.0.1",
-                param_hint="--host",
-            )
-        console.print(
-            "[yellow]No API keys: serving one local user on the loopback address only.[/]"
+    if not users and not admins and not is_loopback(host):
+        raise typer.BadParameter(
+            f"no API keys: refusing to listen on {host}; give --api-key KEY=USER "
+            "(or --api-keys-file), or listen on 127.0.0.1",
+            param_hint="--host",
         )
     try:
         root = _agent(agent, model, base_url)
-    except (ValueError, ImportError, AttributeError) as exc:
-        raise typer.BadParameter(str(exc), param_hint="--agent/--model") from None
-    try:
-        store = build_store(db)
-    except AgentlogError as exc:
-        console.print(f"[red]{exc}[/]")
-        raise typer.Exit(1) from None
+    except InvalidConfigError as exc:
+        hint = "--agent" if agent is not None else "--model"
+        raise typer.BadParameter(str(exc), param_hint=hint) from exc
+    check_store(db, app_name)
+    if not users and not admins:
+        console.print(
+            "[yellow]No API keys: serving one local user on the loopback address only.[/]"
+        )
+    store = build_store(db)
     extras: dict[str, Any] = {}
     note = "no summaries"
     if summaries:

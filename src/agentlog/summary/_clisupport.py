@@ -169,7 +169,7 @@ def make_model(
     try:
         return model_from_spec(spec, base_url=base_url), token_price
     except (ValueError, ImportError) as exc:
-        raise typer.BadParameter(str(exc), param_hint="--model") from None
+        raise typer.BadParameter(str(exc), param_hint="--model") from exc
 
 
 def _pct(x: float | None) -> str:
@@ -184,7 +184,10 @@ def open_store(db: str) -> SessionService:
     """The session store ``--db`` names: a SQLite file that must exist, or a ``postgresql://``
     DSN."""
     if db.startswith(("postgresql://", "postgres://")):
-        from agentlog.sessions.postgres import PostgresSessionService
+        try:
+            from agentlog.sessions.postgres import PostgresSessionService
+        except ImportError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--db") from None
 
         return PostgresSessionService(db)
     if not Path(db).is_file():
