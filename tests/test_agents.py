@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from agentlog import Content, ErrorCode, Event, EventActions
+from agentlog import Content, ErrorCode, Event, EventActions, ToolConfirmation
 from agentlog.agents import (
     BaseAgent,
     CallbackContext,
@@ -574,3 +574,45 @@ def test_a_model_that_cannot_work_is_refused_when_the_agent_is_built(
     with pytest.raises(InvalidConfigError) as raised:
         LlmAgent(name="desk", model=model)
     assert says in str(raised.value)
+
+
+# --- a custom agent that asks a person -----------------------------------------------------
+
+
+class ApprovalGate(BaseAgent):
+    """Asks for approval only in its actions (no request call), as a custom agent may."""
+
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
+        if ctx.resume is not None:
+            answer = ctx.resume.confirmations.get("refund-A-1001")
+            ctx.resume = None
+            verdict = "approved" if answer is not None and answer.confirmed else "declined"
+            yield self.new_event(ctx, content=Content.from_text(f"Refund {verdict}.", role="model"))
+            return
+        yield self.new_event(
+            ctx,
+            content=Content.from_text("The refund needs a manager.", role="model"),
+            actions=EventActions(
+                requested_tool_confirmations={
+                    "refund-A-1001": ToolConfirmation(hint="Refund $12.50 for A-1001?")
+                }
+            ),
+        )
+
+
+async def test_an_action_only_confirmation_is_routed_pending_answered_and_resumed(h: Any) -> None:
+    from agentlog.approvals import confirmation_answer, pending_requests
+    from agentlog.router import route
+
+    runner = h.runner(ApprovalGate(name="gate"))
+    sid = await h.session()
+    asked = await h.run(runner, sid, "refund A-1001")
+    [ask] = [m for m in route(asked[-1]) if m.kind == "needs_approval"]
+    assert (ask.text, ask.data["request_id"]) == ("Refund $12.50 for A-1001?", "refund-A-1001")
+    [pending] = pending_requests(await h.load(sid))
+    assert (pending.request_id, pending.kind) == ("refund-A-1001", "confirmation")
+
+    resumed = await h.run(runner, sid, confirmation_answer("refund-A-1001", True))
+    assert resumed[-1].text() == "Refund approved."
+    assert {e.invocation_id for e in resumed} == {asked[0].invocation_id}
+    assert pending_requests(await h.load(sid)) == []
