@@ -243,3 +243,18 @@ def test_an_error_message_without_a_code_is_an_error() -> None:
     assert (error.kind, error.text) == ("error", USER_MESSAGES[ErrorCode.INTERNAL])
     assert error.data == {"error_code": "internal"}
     assert "policy service" not in error.text
+
+
+def test_a_request_call_keeps_its_payload_when_the_stored_request_has_none() -> None:
+    args = {"order_id": "A-1001"}
+    event = model_event(
+        Part.from_function_call(
+            REQUEST_CONFIRMATION,
+            {"function_call_id": "call-9", "hint": "Allow?", "payload": args},
+            "confirm-1",
+        ),
+        long_running_tool_ids=frozenset({"confirm-1"}),
+        actions=EventActions(requested_tool_confirmations={"call-9": ToolConfirmation()}),
+    )
+    [ask] = route(event)
+    assert ask.data["payload"] == args

@@ -121,7 +121,12 @@ def route(event: Event) -> list[RoutedMessage]:
                     str(args.get("hint", "")),
                     request_id=call.id,
                     function_call_id=original,
-                    payload=thaw(confirmation.payload) if confirmation else args.get("payload"),
+                    # The stored request's payload when it has one, as agentlog.approvals.
+                    payload=(
+                        thaw(confirmation.payload)
+                        if confirmation is not None and confirmation.payload is not None
+                        else args.get("payload")
+                    ),
                 )
             )
         elif call.name == REQUEST_CREDENTIAL:
