@@ -31,6 +31,7 @@ __all__ = [
     "latest_compaction",
 ]
 
+
 def latest_compaction(events: Sequence[Event]) -> Event | None:
     """The newest compaction event: the one whose span ends last (the later one on a tie).
 
