@@ -30,7 +30,7 @@ def load_summarizer(spec: str | None) -> Any:
     obj: Any = importlib.import_module(module_name)
     for part in attr.split("."):
         obj = getattr(obj, part)
-    if not hasattr(obj, "summarize") and callable(obj):
+    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "summarize")):
         obj = obj()
     if not callable(getattr(obj, "summarize", None)):
         raise ValueError(f"{spec} is a {type(obj).__name__}, not a summariser")
