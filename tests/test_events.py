@@ -23,6 +23,7 @@ from agentlog import (
     Part,
     ToolConfirmation,
 )
+from agentlog.errors import NonFiniteNumberError
 from agentlog.ids import new_event_id, new_invocation_id
 from agentlog.testing.sessions import rich_event
 
@@ -146,9 +147,9 @@ def test_invalid_events_rejected(payload: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("number", [float("inf"), float("-inf"), float("nan")])
 def test_non_json_numbers_rejected(number: float) -> None:
-    with pytest.raises(ValidationError, match="not a JSON number"):
+    with pytest.raises(NonFiniteNumberError, match="JSON cannot carry"):
         EventActions(state_delta={"k": {"nested": [number]}})
-    with pytest.raises(ValidationError, match="not a JSON number"):
+    with pytest.raises(NonFiniteNumberError, match="JSON cannot carry"):
         Part.from_function_call("f", {"x": number}, "c1")
 
 
@@ -227,10 +228,12 @@ parts = st.one_of(
         st.text(min_size=1),
     ),
 )
+names = st.text(st.characters(exclude_characters="\x00"), min_size=1, max_size=64)
+"""Identifiers and state keys: no NUL, within the size limits (agentlog.limits)."""
 events = st.builds(
     Event,
-    invocation_id=st.text(min_size=1),
-    author=st.text(min_size=1),
+    invocation_id=names,
+    author=names,
     timestamp=st.floats(min_value=0, max_value=4e9),
     content=st.none()
     | st.builds(
@@ -242,9 +245,7 @@ events = st.builds(
     long_running_tool_ids=st.frozensets(st.text(min_size=1), max_size=2),
     actions=st.builds(
         EventActions,
-        state_delta=st.dictionaries(
-            st.text(min_size=1).filter(lambda k: ":" not in k), json_values, max_size=4
-        ),
+        state_delta=st.dictionaries(names.filter(lambda k: ":" not in k), json_values, max_size=4),
         escalate=st.booleans(),
         transfer_to_agent=st.none() | st.text(min_size=1),
     ),

@@ -4,7 +4,13 @@ The tree::
 
     AgentlogError
     ├── InvalidEventError          an event or message that breaks the contract (ValueError)
-    │   └── InvalidMessageError    a user message the runner cannot take
+    │   ├── InvalidMessageError    a user message the runner cannot take
+    │   └── InvalidValueError      a value, key or id outside the input contract (agentlog.limits)
+    │       ├── NonFiniteNumberError  NaN, an infinity, or a number that reads as one (1e999)
+    │       ├── InvalidUnicodeError   a lone surrogate in a string or key
+    │       ├── NulCharacterError     NUL in an identifier or a state key
+    │       ├── ValueTooLargeError    an id, key, value or event over its size limit
+    │       └── ValueTooDeepError     a value nested deeper than the limit
     ├── PendingRequestError        an answer to a confirmation or credential request
     │   ├── UnknownRequestError    names no request of the session (LookupError)
     │   ├── RequestAlreadyAnsweredError  the request was answered before
@@ -33,7 +39,7 @@ The tree::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from agentlog.events import ErrorCode
@@ -41,6 +47,12 @@ if TYPE_CHECKING:
 __all__ = [
     "AgentlogError",
     "InvalidMessageError",
+    "InvalidUnicodeError",
+    "InvalidValueError",
+    "NonFiniteNumberError",
+    "NulCharacterError",
+    "ValueTooDeepError",
+    "ValueTooLargeError",
     "ModelError",
     "PendingRequestError",
     "RequestAbandonedError",
@@ -76,6 +88,57 @@ class InvalidEventError(AgentlogError, ValueError):
 
 class InvalidMessageError(InvalidEventError):
     """A user message the runner cannot take (wrong role, empty, or mixed kinds of parts)."""
+
+
+class InvalidValueError(InvalidEventError):
+    """A value, state key or identifier outside the input contract (:mod:`agentlog.limits`),
+    refused before anything was written, alike by every store. ``where`` names it (for
+    example ``state_delta['x']``, always ASCII); ``reason`` says which rule it breaks."""
+
+    reason: ClassVar[str] = "invalid"
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where} {problem}")
+        self.where = where
+
+
+class NonFiniteNumberError(InvalidValueError):
+    """NaN, an infinity, or a number that reads as one (``1e999``, an integer over 1.8e308)."""
+
+    reason: ClassVar[str] = "non_finite_number"
+
+
+class InvalidUnicodeError(InvalidValueError):
+    """A string or key holding a lone surrogate, which cannot be written as UTF-8."""
+
+    reason: ClassVar[str] = "invalid_unicode"
+
+
+class NulCharacterError(InvalidValueError):
+    """A NUL character in an identifier or a state key."""
+
+    reason: ClassVar[str] = "nul_character"
+
+
+class ValueTooLargeError(InvalidValueError):
+    """An identifier, state key, value or event over its size limit, in UTF-8 bytes."""
+
+    reason: ClassVar[str] = "too_large"
+
+    def __init__(self, where: str, size: int, limit: int) -> None:
+        super().__init__(where, f"is {size} bytes, over the limit of {limit}")
+        self.size = size
+        self.limit = limit
+
+
+class ValueTooDeepError(InvalidValueError):
+    """A value whose objects and arrays nest deeper than the limit."""
+
+    reason: ClassVar[str] = "too_deep"
+
+    def __init__(self, where: str, limit: int) -> None:
+        super().__init__(where, f"nests more than {limit} objects and arrays deep")
+        self.limit = limit
 
 
 class PendingRequestError(AgentlogError):

@@ -10,16 +10,19 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, Any, Final, Literal, Self
+from typing import Annotated, Any, ClassVar, Final, Literal, Self, get_args
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     JsonValue,
+    ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -28,9 +31,18 @@ from pydantic_core import core_schema
 
 from agentlog._frozen import FrozenDict, FrozenJson, FrozenJsonDict, freeze
 from agentlog.ids import new_event_id
+from agentlog.limits import (
+    check_identifier,
+    check_state,
+    check_text,
+    check_value,
+    contract_error,
+    where_key,
+)
 
 __all__ = [
     "REMOVED",
+    "STORED",
     "ArtifactRef",
     "CodeExecutionResult",
     "Content",
@@ -49,8 +61,82 @@ __all__ = [
 ]
 
 
+STORED: Final[Mapping[str, bool]] = FrozenDict({"stored": True})
+"""The validation context of a payload read back from a store. The input contract
+(:mod:`agentlog.limits`) was checked when it was written, so reading skips it: loading stays
+fast, and a record written by an earlier release loads even where a later one is stricter."""
+
+
+def _checking(info: ValidationInfo) -> bool:
+    return info.context is not STORED
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            # A value outside the input contract raises its own typed error, not pydantic's.
+            typed = contract_error(exc)
+            if typed is None:
+                raise
+            raise typed from None
+
+    # Marked as pydantic's own (as pydantic's RootModel does), so only a call like ``Event(...)``
+    # runs it: a custom ``__init__`` would also run for every nested model and every payload
+    # read back, without the validation context that lets those skip the checks.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    _id_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields that are identifiers (:func:`agentlog.limits.check_identifier`)."""
+    _text_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields whose type holds strings, JSON-valued ones aside (those are checked whole,
+    before pydantic walks them: ``_json_in``)."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._text_fields = tuple(
+            name
+            for name, field in cls.model_fields.items()
+            if name not in _JSON_FIELDS and _holds_str(field.annotation)
+        )
+
+    @model_validator(mode="after")
+    def _valid_strings(self, info: ValidationInfo) -> Self:
+        # One validator for every model, doing nothing for a payload read back (``STORED``):
+        # this is the one Python call a model costs on the load path.
+        if _checking(info):
+            fields = self.__dict__
+            for name in self._id_fields:
+                check_identifier(fields[name], name)
+            for name in self._text_fields:
+                value = fields[name]
+                if value.__class__ is str:
+                    check_text(value, name)
+                elif value:  # a tuple or set of strings, or a mapping keyed by them
+                    for item in value:
+                        if item.__class__ is str and not item.isascii():
+                            check_text(item, where_key(name, item))
+        return self
+
+
+_JSON_FIELDS: Final = frozenset(
+    ("state_delta", "args", "response", "params", "payload", "provider_metadata")
+)
+
+
+def _holds_str(annotation: Any) -> bool:
+    return annotation is str or any(_holds_str(arg) for arg in get_args(annotation))
+
+
+def _json_in(value: Any, info: ValidationInfo) -> Any:
+    """Check a JSON-valued field against the input contract, before pydantic walks it."""
+    if _checking(info):
+        check_value(value, info.field_name or "value")
+    return value
 
 
 # --- the REMOVED sentinel -----------------------------------------------------------------------
@@ -118,8 +204,15 @@ def _freeze_delta(value: dict[str, Any]) -> FrozenDict[str, Any]:
     )
 
 
+def _delta_in(value: Any, info: ValidationInfo) -> Any:
+    if _checking(info) and isinstance(value, Mapping):
+        check_state(value, "state_delta")
+    return value
+
+
 StateDelta = Annotated[
     dict[str, JsonValue | Removed],
+    BeforeValidator(_delta_in),
     AfterValidator(_freeze_delta),
 ]
 """Key to new value; ``REMOVED`` (or JSON ``null``) deletes the key."""
@@ -144,6 +237,8 @@ class FunctionCall(_Frozen):
     name: str = Field(min_length=1, description="The tool's name.")
     args: FrozenJsonDict = Field(default=_EMPTY, description="Arguments.")
 
+    _check_args = field_validator("args", mode="before")(_json_in)
+
 
 class FunctionResponse(_Frozen):
     """A tool's result, answering the function call with the same ``id``."""
@@ -151,6 +246,8 @@ class FunctionResponse(_Frozen):
     id: str = Field(min_length=1, description="The id of the call this answers.")
     name: str = Field(min_length=1, description="The tool's name.")
     response: FrozenJsonDict = Field(default=_EMPTY, description="The result.")
+
+    _check_response = field_validator("response", mode="before")(_json_in)
 
 
 class CodeExecutionResult(_Frozen):
@@ -190,6 +287,8 @@ class Part(_Frozen):
             "signature; stored with the event."
         ),
     )
+
+    _check_metadata = field_validator("provider_metadata", mode="before")(_json_in)
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Self:
@@ -245,6 +344,8 @@ class ToolConfirmation(_Frozen):
     payload: FrozenJson = Field(default=None, description="Data shown with the request.")
     confirmed: bool | None = Field(default=None, description="The answer; None while pending.")
 
+    _check_payload = field_validator("payload", mode="before")(_json_in)
+
 
 class CredentialRequest(_Frozen):
     """A tool's request for credentials it does not have."""
@@ -254,6 +355,8 @@ class CredentialRequest(_Frozen):
     params: FrozenJsonDict = Field(
         default=_EMPTY, description="Scheme details (scopes, URLs, ...)."
     )
+
+    _check_params = field_validator("params", mode="before")(_json_in)
 
 
 class EventCompaction(_Frozen):
@@ -359,6 +462,8 @@ class Usage(_Frozen):
 
 class Event(_Frozen):
     """One immutable record of a turn: what was said (``content``) and done (``actions``)."""
+
+    _id_fields: ClassVar[tuple[str, ...]] = ("id", "invocation_id", "author")
 
     id: str = Field(default_factory=new_event_id, min_length=1, description="Unique; sorts.")
     invocation_id: str = Field(min_length=1, description="The turn that produced it.")

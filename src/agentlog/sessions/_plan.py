@@ -1,7 +1,8 @@
 """What an append writes, computed once for every backend.
 
 Backends hold only storage code; the rules of SPEC 3 (partials untouched, ``temp:`` stripped,
-scopes routed, timestamps strictly increasing, version advanced) live here.
+scopes routed, timestamps strictly increasing, version advanced) and the input contract of
+SPEC 9 (:mod:`agentlog.limits`, checked before a backend sees anything) live here.
 """
 
 from __future__ import annotations
@@ -12,23 +13,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from agentlog._frozen import FrozenDict
 from agentlog.errors import (
     InvalidEventError,
+    InvalidUnicodeError,
     LeaseLostError,
     SessionBusyError,
     SessionNotFoundError,
     StaleSessionError,
     StoreError,
+    ValueTooLargeError,
 )
 from agentlog.events import Event, StateDelta
+from agentlog.limits import MAX_EVENT_BYTES, check_identifier, check_state, contract_error
 from agentlog.sessions.base import Session, stored_session
+from agentlog.sessions.codec import encode_event
 from agentlog.state import ScopedDelta, apply_delta, split_delta, strip_temp
 
 __all__ = [
     "AppendPlan",
     "StoredHead",
+    "check_ids",
     "initial_delta",
     "plan_append",
     "refused_append",
@@ -48,6 +55,8 @@ class AppendPlan:
     """Its delta, routed by scope."""
     expected_version: int
     """The version the append was computed from."""
+    payload: str
+    """The event as stored, as JSON (``agentlog.sessions.codec.encode_event``)."""
 
     @property
     def new_version(self) -> int:
@@ -69,17 +78,49 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
         raise InvalidEventError(f"append_event takes an Event, not {type(event).__name__}")
     if event.partial:
         return None
+    check_ids(session.app_name, session.user_id, session.id)
     stored = strip_temp(event)
     if stored.timestamp <= session.last_update_time:
         # The store is the clock of the log: it keeps timestamps strictly increasing.
         stored = stored.model_copy(
             update={"timestamp": math.nextafter(session.last_update_time, math.inf)}
         )
+    # Checked again here, not only when the event was made: ``model_copy`` skips validation,
+    # and what reaches a store must be what every store accepts and reads back.
+    check_identifier(stored.id, "id")
+    check_identifier(stored.invocation_id, "invocation_id")
+    check_identifier(stored.author, "author")
+    check_state(stored.actions.state_delta, "state_delta")
     return AppendPlan(
         event=stored,
         delta=split_delta(stored.actions.state_delta),
         expected_version=session.version,
+        payload=_payload(stored),
     )
+
+
+def _payload(event: Event) -> str:
+    try:
+        payload = encode_event(event)
+    except PydanticSerializationError as exc:
+        # Only a string that is not valid Unicode fails to encode, and events are checked for
+        # those when made: this one was changed without validation (``model_copy``).
+        raise InvalidUnicodeError("the event", "cannot be written as UTF-8 JSON") from exc
+    # A character is at most 4 bytes of UTF-8: only a long payload needs measuring.
+    if len(payload) * 4 > MAX_EVENT_BYTES and (size := len(payload.encode())) > MAX_EVENT_BYTES:
+        raise ValueTooLargeError("the event", size, MAX_EVENT_BYTES)
+    return payload
+
+
+def check_ids(app_name: str, user_id: str | None = None, session_id: str | None = None) -> None:
+    """Refuse identifiers no store can hold (:func:`agentlog.limits.check_identifier`), before
+    a backend sees them, so every store answers alike, on reads as on writes. An empty or
+    missing ``session_id`` is left to the caller (``create_session`` makes one up)."""
+    check_identifier(app_name, "app_name")
+    if user_id is not None:
+        check_identifier(user_id, "user_id")
+    if session_id:
+        check_identifier(session_id, "session_id")
 
 
 def session_after(session: Session, plan: AppendPlan) -> Session:
@@ -102,9 +143,14 @@ def initial_delta(state: Mapping[str, Any] | None) -> ScopedDelta:
     """``create_session``'s ``state``, validated and routed like a delta."""
     if not state:
         return ScopedDelta()
+    if isinstance(state, Mapping):
+        check_state(state, "state")
     try:
         delta = _delta_adapter.validate_python(dict(state))
     except ValidationError as exc:
+        typed = contract_error(exc)
+        if typed is not None:
+            raise typed from None
         raise InvalidEventError(f"initial state is not a valid delta: {exc}") from exc
     return split_delta(delta)
 

@@ -15,8 +15,9 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from agentlog._frozen import freeze
-from agentlog.errors import CorruptRecordError
-from agentlog.events import Event
+from agentlog.errors import CorruptRecordError, NonFiniteNumberError
+from agentlog.events import STORED, Event
+from agentlog.limits import VALUE_ENCODER
 
 __all__ = [
     "EVENT_FORMAT_VERSION",
@@ -90,8 +91,13 @@ def _skip_for(shape: tuple[bool, ...]) -> dict[str, Any]:
     return skip
 
 
-_validate_json: Final[Callable[[str | bytes], Event]] = Event.__pydantic_validator__.validate_json
-"""Parse and validate one current-format payload; the one entry both decoders use."""
+_event_validator: Final = Event.__pydantic_validator__
+
+
+def _validate_json(payload: str | bytes) -> Event:
+    """Parse and validate one current-format payload; the one entry both decoders use."""
+    event: Event = _event_validator.validate_json(payload, context=STORED)
+    return event
 
 
 def decode_event(
@@ -111,7 +117,7 @@ def decode_event(
         data = json.loads(payload)
         for version in range(format_version, EVENT_FORMAT_VERSION):
             data = UPGRADERS[version](data)
-        return Event.model_validate(data)
+        return Event.model_validate(data, context=STORED)
     except (ValidationError, ValueError, KeyError, TypeError) as exc:
         if isinstance(exc, CorruptRecordError):
             raise
@@ -148,14 +154,20 @@ def decode_events(
             gc.enable()
 
 
-_value_encoder: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_value_encoder: Final = VALUE_ENCODER
 # One encoder for every value: ``json.dumps`` with options builds a new one per call, which
-# cost ten times the encoding of a small value.
+# cost ten times the encoding of a small value. It refuses NaN and infinities rather than
+# writing a row its reader (``decode_value``) refuses.
 
 
 def encode_value(value: Any) -> str:
     """A state value as compact JSON."""
-    return _value_encoder.encode(value)
+    try:
+        return _value_encoder.encode(value)
+    except ValueError as exc:
+        raise NonFiniteNumberError(
+            "a state value", "holds NaN or an infinity, which JSON cannot carry"
+        ) from exc
 
 
 def decode_value(text: str, *, session_id: str, key: str) -> Any:

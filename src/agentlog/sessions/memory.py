@@ -21,6 +21,7 @@ from agentlog.events import Event
 from agentlog.ids import new_session_id
 from agentlog.sessions._plan import (
     StoredHead,
+    check_ids,
     initial_delta,
     plan_append,
     refused_append,
@@ -108,6 +109,7 @@ class InMemorySessionService:
         session_id: str | None = None,
     ) -> Session:
         """See ``SessionService.create_session``."""
+        check_ids(app_name, user_id, session_id)
         delta = initial_delta(state)
         sid = session_id or new_session_id()
         with self._lock:
@@ -133,6 +135,7 @@ class InMemorySessionService:
         config: GetSessionConfig | None = None,
     ) -> Session:
         """See ``SessionService.get_session``."""
+        check_ids(app_name, user_id, session_id)
         with self._lock:
             self._check_open()
             record = self._record(app_name, user_id, session_id)
@@ -151,6 +154,7 @@ class InMemorySessionService:
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
         """See ``SessionService.list_sessions``."""
+        check_ids(app_name, user_id)
         with self._lock:
             self._check_open()
             return [
@@ -161,6 +165,7 @@ class InMemorySessionService:
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """See ``SessionService.delete_session``."""
+        check_ids(app_name, user_id, session_id)
         with self._lock:
             self._check_open()
             self._record(app_name, user_id, session_id)
@@ -217,6 +222,7 @@ class InMemorySessionService:
         ttl_s: float,
     ) -> Lease | None:
         """See ``SessionLeases.acquire_lease``."""
+        check_ids(app_name, user_id, session_id)
         with self._lock:
             self._check_open()
             record = self._record(app_name, user_id, session_id)
@@ -260,6 +266,7 @@ class InMemorySessionService:
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
+        check_ids(app_name, user_id, session_id)
         with self._lock:
             self._check_open()
             record = self._record(app_name, user_id, session_id)
@@ -272,12 +279,14 @@ class InMemorySessionService:
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
+        check_ids(app_name)
         with self._lock:
             self._check_open()
             return dict(self._app_state.get(app_name, {}))
 
     async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
         """See ``SessionService.get_user_state``."""
+        check_ids(app_name, user_id)
         with self._lock:
             self._check_open()
             return dict(self._user_state.get((app_name, user_id), {}))

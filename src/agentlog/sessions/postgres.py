@@ -40,6 +40,7 @@ from agentlog.ids import new_session_id
 from agentlog.sessions._plan import (
     AppendPlan,
     StoredHead,
+    check_ids,
     initial_delta,
     plan_append,
     refused_append,
@@ -50,7 +51,6 @@ from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
     decode_value,
-    encode_event,
     encode_value,
 )
 from agentlog.sessions.leases import Lease, TurnState
@@ -181,6 +181,7 @@ class PostgresSessionService(PostgresStore):
         session_id: str | None = None,
     ) -> Session:
         """See ``SessionService.create_session``."""
+        check_ids(app_name, user_id, session_id)
         delta = initial_delta(state)
         sid = session_id or new_session_id()
         now = time.time()
@@ -209,6 +210,7 @@ class PostgresSessionService(PostgresStore):
         config: GetSessionConfig | None = None,
     ) -> Session:
         """See ``SessionService.get_session``."""
+        check_ids(app_name, user_id, session_id)
         if config is None and self._cache is not None:
             return await self._get_all(app_name, user_id, session_id, self._cache)
         results = await self._transaction(
@@ -266,6 +268,7 @@ class PostgresSessionService(PostgresStore):
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
         """See ``SessionService.list_sessions``."""
+        check_ids(app_name, user_id)
         where: LiteralString = "app_name = %s"
         params: list[Any] = [app_name]
         if user_id is not None:
@@ -319,6 +322,7 @@ class PostgresSessionService(PostgresStore):
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """See ``SessionService.delete_session``."""
+        check_ids(app_name, user_id, session_id)
         if self._cache is not None:
             self._cache.drop((app_name, user_id, session_id))
         deleted = await self._fetch(
@@ -369,6 +373,7 @@ class PostgresSessionService(PostgresStore):
         ttl_s: float,
     ) -> Lease | None:
         """See ``SessionLeases.acquire_lease``."""
+        check_ids(app_name, user_id, session_id)
         # One statement: ``old`` locks the row (a concurrent acquire waits, then reads the row
         # as the winner left it) and ``won`` takes the lease only if it is free or expired.
         rows = await self._fetch(
@@ -427,6 +432,7 @@ class PostgresSessionService(PostgresStore):
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
+        check_ids(app_name, user_id, session_id)
         rows = await self._fetch(
             "SELECT version, lease_token, CASE WHEN lease_owner IS NOT NULL"
             " AND lease_expires >= "
@@ -442,10 +448,12 @@ class PostgresSessionService(PostgresStore):
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
+        check_ids(app_name)
         return _state(await self._fetch(_APP_STATE, (app_name,)), app_name)
 
     async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
         """See ``SessionService.get_user_state``."""
+        check_ids(app_name, user_id)
         return _state(await self._fetch(_USER_STATE, (app_name, user_id)), user_id)
 
 
@@ -499,7 +507,7 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         "invocation_id": event.invocation_id,
         "author": event.author,
         "format": EVENT_FORMAT_VERSION,
-        "payload": encode_event(event),
+        "payload": plan.payload,
         "compaction_end": plan.compaction_end,
         "created": session.create_time,
         "lease": session.lease_token,

@@ -30,6 +30,7 @@ from agentlog.ids import new_session_id
 from agentlog.sessions._plan import (
     AppendPlan,
     StoredHead,
+    check_ids,
     initial_delta,
     plan_append,
     refused_append,
@@ -40,7 +41,6 @@ from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
     decode_value,
-    encode_event,
     encode_value,
 )
 from agentlog.sessions.leases import Lease, TurnState
@@ -129,6 +129,7 @@ class SqliteSessionService:
         session_id: str | None = None,
     ) -> Session:
         """See ``SessionService.create_session``."""
+        check_ids(app_name, user_id, session_id)
         delta = initial_delta(state)
         sid = session_id or new_session_id()
         return await self._db.run(self._create, app_name, user_id, sid, delta)
@@ -160,6 +161,7 @@ class SqliteSessionService:
         config: GetSessionConfig | None = None,
     ) -> Session:
         """See ``SessionService.get_session``."""
+        check_ids(app_name, user_id, session_id)
         return await self._db.run(self._get, app_name, user_id, session_id, config)
 
     def _get(
@@ -244,6 +246,7 @@ class SqliteSessionService:
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
         """See ``SessionService.list_sessions``."""
+        check_ids(app_name, user_id)
         return await self._db.run(self._list, app_name, user_id)
 
     def _list(self, conn: sqlite3.Connection, app_name: str, user_id: str | None) -> list[Session]:
@@ -261,6 +264,7 @@ class SqliteSessionService:
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """See ``SessionService.delete_session``."""
+        check_ids(app_name, user_id, session_id)
         await self._db.run(self._delete, app_name, user_id, session_id)
 
     def _delete(self, conn: sqlite3.Connection, app_name: str, user_id: str, sid: str) -> None:
@@ -283,7 +287,7 @@ class SqliteSessionService:
         plan = plan_append(session, event)
         if plan is None:
             return session
-        payload = encode_event(plan.event)
+        payload = plan.payload
         if not self._append_inline(session, plan, payload):
             await self._db.run(self._append, session, plan, payload)
         return session_after(session, plan)
@@ -371,6 +375,7 @@ class SqliteSessionService:
         ttl_s: float,
     ) -> Lease | None:
         """See ``SessionLeases.acquire_lease``."""
+        check_ids(app_name, user_id, session_id)
         return await self._db.run(
             self._acquire, app_name, user_id, session_id, owner, invocation_id, ttl_s
         )
@@ -448,6 +453,7 @@ class SqliteSessionService:
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
+        check_ids(app_name, user_id, session_id)
         return await self._db.run(self._read_turn, app_name, user_id, session_id)
 
     @staticmethod
@@ -464,11 +470,13 @@ class SqliteSessionService:
 
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
+        check_ids(app_name)
         sql = "SELECT key, value FROM app_state WHERE app_name = ?"
         return await self._db.run(_state, app_name, sql, app_name)
 
     async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
         """See ``SessionService.get_user_state``."""
+        check_ids(app_name, user_id)
         sql = "SELECT key, value FROM user_state WHERE app_name = ? AND user_id = ?"
         return await self._db.run(_state, user_id, sql, app_name, user_id)
 
