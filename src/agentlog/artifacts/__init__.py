@@ -1,7 +1,8 @@
 """Artifacts: versioned binary blobs saved alongside a session.
 
 ``ArtifactService`` is the contract; ``InMemoryArtifactService`` and ``FileArtifactService`` are
-its backends. Names starting with ``user:`` are shared by all of a user's sessions.
+its backends, and ``PostgresArtifactService`` in :mod:`agentlog.artifacts.postgres` (the
+``postgres`` extra). Names starting with ``user:`` are shared by all of a user's sessions.
 """
 
 from agentlog.artifacts.base import Artifact, ArtifactService

@@ -87,8 +87,8 @@ def create_app(
             background with ``summarize_idle_after_s``.
         summarize_idle_after_s: summarise sessions idle this long, in the background.
         summary_queue: with ``summarize_idle_after_s``, enqueue those summaries here (a
-            :class:`agentlog.jobs.JobQueue`, for ``agentlog worker``) instead of taking them in
-            this process; closed at shutdown with the stores.
+            :class:`agentlog.jobs.queue.JobQueue`, for ``agentlog worker``) instead of taking
+            them in this process; closed at shutdown with the stores.
         memory: long-term memory; adds the memory routes, and a summary taken on request
             refreshes its session's entries.
     """

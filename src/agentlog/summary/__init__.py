@@ -10,11 +10,14 @@ what rests only on the customer's word. A record that fails twice is not deliver
   :class:`ExtractiveSummarizer` (no model) both return a :class:`SummaryResult`.
 - :func:`render_transcript`, :class:`EntityPatterns` and :func:`validate_output` are the parts.
 - :func:`render_digest`, :func:`start_handoff` and :func:`memory_entries` use a record;
-  :class:`BackgroundSummarizer` takes summaries when sessions go idle or end.
+  :class:`BackgroundSummarizer` takes summaries when sessions go idle or end (or hands them
+  to a :class:`SummaryQueue`, such as :class:`agentlog.jobs.queue.JobQueue`).
+- Summaries are kept in a :class:`SummaryStore`: in memory, SQLite, or PostgreSQL
+  (:mod:`agentlog.summary.postgres`, the ``postgres`` extra).
 """
 
 from agentlog.summary.agent import SUMMARY_INSTRUCTION, SummaryAgent
-from agentlog.summary.background import BackgroundSummarizer
+from agentlog.summary.background import BackgroundSummarizer, SummaryQueue
 from agentlog.summary.compaction_check import compaction_validator
 from agentlog.summary.digest import render_digest
 from agentlog.summary.entities import (
@@ -99,6 +102,7 @@ __all__ = [
     "SummaryInput",
     "SummaryItem",
     "SummaryMetrics",
+    "SummaryQueue",
     "SummaryRecord",
     "SummaryResult",
     "SummaryService",

@@ -10,8 +10,9 @@ until it has new events, so a poison session cannot make the task loop on it.
 A scan reads two lists, not sessions: ``list_sessions`` (each session's version and last
 update) and the store's ``latest_versions``; only a session due for a summary is loaded.
 
-Given a ``queue`` (on PostgreSQL, :class:`agentlog.jobs.JobQueue`), the scan only enqueues: a
-worker takes the summary, so servers sharing a database never each summarise the same session.
+Given a ``queue`` (on PostgreSQL, :class:`agentlog.jobs.queue.JobQueue`), the scan only
+enqueues: a worker takes the summary, so servers sharing a database never each summarise the
+same session.
 A process enqueues a session version once; the queue's keys absorb the other processes'.
 
 ``mark_ended`` only records the session id and wakes the task; it never waits on a summary.
