@@ -24,6 +24,7 @@ from agentlog.server.deps import Server
 from agentlog.server.errors import install_error_handlers
 from agentlog.server.hub import TurnHub
 from agentlog.server.limits import BodyLimit
+from agentlog.server.methods import install_method_answers
 from agentlog.server.routes import approvals, artifacts, sessions, state, turns
 from agentlog.server.stalls import StallWatcher
 from agentlog.server.versions import VersionReads
@@ -173,6 +174,7 @@ def create_app(
 
         app.include_router(memory_routes.router)
     install_error_handlers(app)
+    install_method_answers(app)
     install_web_page(app)
 
     app.include_router(health.router)

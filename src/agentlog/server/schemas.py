@@ -9,12 +9,14 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 from agentlog._frozen import thaw
 from agentlog.approvals import PendingRequest
 from agentlog.events import Event
+from agentlog.limits import MAX_DEPTH, MAX_KEY_BYTES, MAX_VALUE_BYTES
 from agentlog.router import RoutedMessage
 from agentlog.sessions.base import Session
 from agentlog.state import APP_PREFIX, TEMP_PREFIX, USER_PREFIX
 
 __all__ = [
     "APP_KEYS",
+    "BLANK_PATTERN",
     "AppStatePatch",
     "AppStateReplace",
     "ConfirmationAnswer",
@@ -28,30 +30,42 @@ __all__ = [
     "SessionList",
     "SESSION_KEYS",
     "SessionOut",
-    "SseFrame",
     "StalledApprovals",
     "StateOut",
     "StreamFrame",
-    "TEXT_PATTERN",
 ]
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
 
 # The runner refuses a message whose text is empty once stripped: whitespace as Python defines
 # it (every such character is in the Basic Multilingual Plane), which is neither JSON Schema's
-# ``\s`` nor a regex engine's, so the class is spelled out.
+# ``\s`` nor a regex engine's, so the class is spelled out. Said as "not only whitespace"
+# rather than as an unanchored pattern, which generators read as the whole string.
 _WHITESPACE = "".join(c for c in map(chr, range(0x10000)) if c.isspace())
-TEXT_PATTERN = "[^" + "".join(f"\\u{ord(c):04x}" for c in _WHITESPACE) + "]"
-"""A text holds at least one character that is not whitespace (the pattern is not anchored)."""
+BLANK_PATTERN = "^[" + "".join(f"\\u{ord(c):04x}" for c in _WHITESPACE) + "]*$"
+"""A text of whitespace only (or empty), as the runner refuses it."""
+
+# JSON Schema counts characters, the stores bytes of UTF-8: each key schema bounds the length
+# as the byte limit (exact for ASCII) and says the rest in words.
+_KEY_RULES = f"at most {MAX_KEY_BYTES} bytes of UTF-8 (prefix included), no NUL"
+_NO_NUL = "^[^\\u0000]*$"
 
 SESSION_KEYS: dict[str, Any] = {
+    "description": f"A session, 'user:' or 'temp:' key: {_KEY_RULES}.",
     "minLength": 1,
+    "maxLength": MAX_KEY_BYTES,
+    "pattern": _NO_NUL,
     "not": {"anyOf": [{"enum": [USER_PREFIX, TEMP_PREFIX]}, {"pattern": f"^{APP_PREFIX}"}]},
 }
 """The keys of a session's state delta: not empty, not a bare prefix, not ``app:``."""
 
 APP_KEYS: dict[str, Any] = {
+    "description": f"An app key, with or without 'app:' (stored with it): {_KEY_RULES}.",
     "minLength": 1,
+    "pattern": _NO_NUL,
+    "if": {"pattern": f"^{APP_PREFIX}"},
+    "then": {"maxLength": MAX_KEY_BYTES},
+    "else": {"maxLength": MAX_KEY_BYTES - len(APP_PREFIX)},
     "not": {
         "anyOf": [
             {"enum": [APP_PREFIX]},
@@ -61,6 +75,11 @@ APP_KEYS: dict[str, Any] = {
     },
 }
 """The keys of an ``app:`` delta: a plain key, or one with the ``app:`` prefix once."""
+
+_VALUES = (
+    f"Values are JSON with finite numbers, nested at most {MAX_DEPTH} deep, each at most "
+    f"{MAX_VALUE_BYTES} bytes as compact JSON."
+)
 
 
 class _Body(BaseModel):
@@ -89,7 +108,7 @@ class CreateSession(_Body):
     state: dict[str, JsonValue] = Field(
         default_factory=dict,
         description="Initial session and 'user:' state (no 'app:' keys; 'temp:' keys are "
-        "dropped).",
+        f"dropped). {_VALUES}",
         json_schema_extra={"propertyNames": SESSION_KEYS},
     )
 
@@ -103,12 +122,12 @@ class NewMessage(_Body):
         min_length=1,
         max_length=100_000,
         description="What the user says (not only whitespace).",
-        json_schema_extra={"pattern": TEXT_PATTERN},
+        json_schema_extra={"not": {"pattern": BLANK_PATTERN}},
     )
     state_delta: dict[str, JsonValue] = Field(
         default_factory=dict,
         description="State changes stored with the message ('user:', 'temp:' or session keys; "
-        "null deletes).",
+        f"null deletes). {_VALUES}",
         json_schema_extra={"propertyNames": SESSION_KEYS},
     )
 
@@ -146,7 +165,7 @@ class AppStatePatch(_Body):
     """Changes to ``app:`` state: key (without prefix) to value; null deletes."""
 
     delta: dict[str, JsonValue] = Field(
-        description="Key to new value; null deletes the key.",
+        description=f"Key to new value; null deletes the key. {_VALUES}",
         json_schema_extra={"propertyNames": APP_KEYS},
     )
 
@@ -160,7 +179,8 @@ class AppStateReplace(_Body):
     """The whole ``app:`` state: keys left out are deleted."""
 
     state: dict[str, JsonValue] = Field(
-        description="Key (without prefix) to value.", json_schema_extra={"propertyNames": APP_KEYS}
+        description=f"Key (without prefix) to value. {_VALUES}",
+        json_schema_extra={"propertyNames": APP_KEYS},
     )
 
     @field_validator("state")
@@ -229,32 +249,6 @@ class EventsPage(_Body):
 
     items: list[StreamFrame] = Field(description="Each stored event with its routed messages.")
     has_more: bool = Field(description="True when ``limit`` cut the list short.")
-
-
-class SseFrame(_Body):
-    """One server-sent event of a stream, as an ``EventSource`` client reads it.
-
-    Documents the wire format only; :mod:`agentlog.server.frames` writes it.
-    """
-
-    event: Literal["event", "draft", "error", "end"] = Field(
-        description="`event`: a stored event; `draft`: partial text keyed by the turn's id "
-        "(replace, never append); `error`: a failure that could not be stored; `end`: the "
-        "turn's stream ended (in a follow stream, also the end of a batch of events another "
-        "process stored)."
-    )
-    data: str = Field(
-        description="A StreamFrame, as JSON.",
-        json_schema_extra={
-            "contentMediaType": "application/json",
-            "contentSchema": {"$ref": "#/components/schemas/StreamFrame"},
-        },
-    )
-    id: str | None = Field(
-        default=None,
-        description="Set on an `event` frame: the stored event's id (what `Last-Event-ID` "
-        "names). A client keeps the last one it read for the frames that carry none.",
-    )
 
 
 class ErrorOut(_Body):

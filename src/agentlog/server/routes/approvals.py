@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from agentlog.server.deps import CallerDep, ServerDep
+from agentlog.server.routes.resource import resource_router
 from agentlog.server.schemas import StalledApprovals
 from agentlog.server.stalls import find_stalled, warn
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/approvals", tags=["approvals"])
+router = resource_router("/approvals", ["approvals"])
 
 
 @router.get("/stalled")

@@ -11,18 +11,19 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Path, Query, Response, status
+from fastapi import HTTPException, Path, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from agentlog.artifacts.base import Artifact
+from agentlog.artifacts.base import MAX_NAME_LENGTH, USER_PREFIX, Artifact
 from agentlog.errors import ArtifactNotFoundError, InvalidArtifactNameError
 from agentlog.server.auth import Caller
 from agentlog.server.deps import CallerDep, Server, ServerDep, SessionId
+from agentlog.server.routes.resource import resource_router
 from agentlog.sessions.base import GetSessionConfig
 
 __all__ = ["ArtifactList", "router"]
 
-router = APIRouter(prefix="/sessions", tags=["artifacts"])
+router = resource_router("/sessions", ["artifacts"])
 
 _NONE: dict[int | str, dict[str, Any]] = {
     404: {"description": "No such session for this user, or no such artifact or version."},
@@ -31,9 +32,19 @@ _NONE: dict[int | str, dict[str, Any]] = {
 
 ArtifactName = Annotated[
     str,
-    Path(description="The artifact's name (``user:`` names are the user's, from any session).",
-         examples=["report.pdf"]),
-]  # fmt: skip
+    Path(
+        description="The artifact's name (``user:`` names are the user's, from any session): "
+        "no path separator or NUL, not a relative path.",
+        examples=["report.pdf"],
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        pattern=r"^[^/\\\x00]*$",
+        json_schema_extra={
+            "not": {"enum": [USER_PREFIX, ".", "..", f"{USER_PREFIX}.", f"{USER_PREFIX}.."]}
+        },
+    ),
+]
+"""A name :func:`~agentlog.artifacts.base.validate_filename` accepts, as the schema says it."""
 
 
 class ArtifactList(BaseModel):

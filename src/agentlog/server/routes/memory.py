@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentlog.memory import MemoryEntry, MemoryHit
 from agentlog.server.deps import CallerDep, ServerDep, SessionId
+from agentlog.server.routes.resource import resource_router
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/memory", tags=["memory"])
+router = resource_router("/memory", ["memory"])
 
 
 class _Out(BaseModel):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Response, status
+from fastapi import HTTPException, Query, Response, status
 
 from agentlog._frozen import thaw
 from agentlog.router import route
 from agentlog.server.deps import CallerDep, ServerDep, SessionId
 from agentlog.server.replay import events_after
+from agentlog.server.routes.resource import resource_router
 from agentlog.server.schemas import (
     CreateSession,
     EventsPage,
@@ -24,7 +25,7 @@ from agentlog.sessions.base import GetSessionConfig
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/sessions", tags=["sessions"])
+router = resource_router("/sessions", ["sessions"])
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"description": "No such session for this user."}

@@ -9,20 +9,19 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Final
 
-from fastapi import APIRouter
-
 from agentlog.errors import SessionExistsError, SessionNotFoundError, StaleSessionError
 from agentlog.events import Content, Event, EventActions
 from agentlog.ids import new_invocation_id
 from agentlog.server.auth import Caller
 from agentlog.server.deps import AdminCaller, CallerDep, Server, ServerDep
+from agentlog.server.routes.resource import resource_router
 from agentlog.server.schemas import AppStatePatch, AppStateReplace, StateOut
 from agentlog.sessions.base import GetSessionConfig, Session
 from agentlog.state import APP_PREFIX
 
 __all__ = ["ADMIN_USER", "STATE_SESSION", "router"]
 
-router = APIRouter(prefix="/state", tags=["state"])
+router = resource_router("/state", ["state"])
 
 ADMIN_USER: Final = "agentlog:admin"
 """Owner of the audit session of app-state writes (no API key can name it)."""

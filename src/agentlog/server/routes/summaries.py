@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import HTTPException, Query, status
 from fastapi.responses import PlainTextResponse
 
 from agentlog.server.deps import CallerDep, ServerDep, SessionId
+from agentlog.server.routes.resource import resource_router
 from agentlog.summary import StoredSummary, memory_entries, render_digest
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/sessions", tags=["summaries"])
+router = resource_router("/sessions", ["summaries"])
 
 _NONE: dict[int | str, dict[str, Any]] = {
     404: {"description": "No such session, or no summary of it yet."}

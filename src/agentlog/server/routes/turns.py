@@ -4,9 +4,9 @@ follow a session live across its turns."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
-from fastapi import APIRouter, Header, Query
+from fastapi import Header, Query
 from sse_starlette import EventSourceResponse
 
 from agentlog.events import Content
@@ -14,14 +14,16 @@ from agentlog.runner import confirmation_answer, credential_answer
 from agentlog.server.auth import Caller
 from agentlog.server.deps import CallerDep, Server, ServerDep, SessionId
 from agentlog.server.follow import follow_session
+from agentlog.server.frames import FrameKind
 from agentlog.server.replay import Replay, read_after
+from agentlog.server.routes.resource import resource_router
 from agentlog.server.schemas import Answer, NewMessage
 from agentlog.server.streaming import session_stream, sse_response
 from agentlog.server.turns import start_turn
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/sessions", tags=["turns"])
+router = resource_router("/sessions", ["turns"])
 
 LastEventId = Annotated[
     str | None,
@@ -31,25 +33,53 @@ LastEventId = Annotated[
     ),
 ]
 
+SSE_FRAME: dict[str, Any] = {
+    "title": "SseFrame",
+    "description": "One server-sent event, as an EventSource client reads it.",
+    "type": "object",
+    "properties": {
+        "event": {
+            "enum": list(get_args(FrameKind)),
+            "description": "`event`: a stored event; `draft`: partial text keyed by the turn's "
+            "id (replace, never append); `error`: a failure that could not be stored; `end`: "
+            "the turn's stream ended (in a follow stream, also the end of a batch of events "
+            "another process stored).",
+        },
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": "#/components/schemas/StreamFrame"},
+            "description": "A StreamFrame, as JSON.",
+        },
+        "id": {
+            "type": "string",
+            "description": "On an `event` frame, the stored event's id (what `Last-Event-ID` "
+            "names); a client keeps the last one for the frames that carry none.",
+        },
+    },
+    "required": ["event", "data"],
+    "additionalProperties": False,
+}
+"""The schema of one frame. In OpenAPI 3.1 an event stream's ``schema`` describes one event."""
+
 STREAM: dict[int | str, dict[str, Any]] = {
     200: {
-        "description": (
-            "Server-sent events. Each `data` is a StreamFrame. SSE event names: `event` (a "
-            "stored event; its SSE `id` is the event's id), `draft` (partial text keyed by "
-            "the turn's id: replace, never append), `error` (a failure that could not be "
-            "stored), `end` (the turn's stream ended; in a follow stream, also the end of a "
-            "batch of events another process stored)."
-        ),
-        "content": {"text/event-stream": {"schema": {"$ref": "#/components/schemas/StreamFrame"}}},
+        "description": "Server-sent events, each an SseFrame whose `data` is a StreamFrame.",
+        "content": {"text/event-stream": {"schema": SSE_FRAME}},
     },
     404: {"description": "No such session (or request) for this user."},
+}
+"""The answers of a stream route."""
+
+BUSY: dict[int | str, dict[str, Any]] = {
+    409: {"description": "Another turn is running on the session."}
 }
 
 
 @router.post(
     "/{session_id}/messages",
     response_class=EventSourceResponse,
-    responses={**STREAM, 422: {"description": "The message cannot be taken."}},
+    responses={**STREAM, **BUSY, 422: {"description": "The message cannot be taken."}},
 )
 async def send_message(
     session_id: SessionId,
@@ -66,7 +96,7 @@ async def send_message(
 @router.post(
     "/{session_id}/approvals/{request_id}",
     response_class=EventSourceResponse,
-    responses={**STREAM, 409: {"description": "Already answered."}},
+    responses={**STREAM, 409: {"description": "Already answered, or another turn is running."}},
 )
 async def answer_request(
     session_id: SessionId,
