@@ -201,15 +201,15 @@ def test_long_payloads_are_cut_as_before() -> None:
 def test_missing_from_a_transcript_is_missing_from_its_entities() -> None:
     """Reading the record's keys first and mapping only the entities it lacks finds what the
     plain way finds, in the same order, with the same events: records that drop items, split
-    and mangle their words, over the team's sessions and the tau2 ones when present."""
+    and mangle their words, over the team's sessions and a sample of the tau2 ones."""
     rng = random.Random(11)
     evalset = Path(__file__).parent.parent / "evals" / "agentlog-eval.jsonl"
-    sources = [(evalset, EntityPatterns.default())]
-    for domain in ("retail", "telecom"):
-        path = Path(f"/work/shared/eval/tau2-{domain}-gpt41.jsonl")
-        if path.is_file():
-            patterns = getattr(EntityPatterns, domain)()
-            sources.append((path, patterns))
+    tau2 = Path(__file__).parent / "data" / "tau2"
+    sources = [
+        (evalset, EntityPatterns.default()),
+        (tau2 / "retail.jsonl", EntityPatterns.retail()),
+        (tau2 / "telecom.jsonl", EntityPatterns.telecom()),
+    ]
     checked = 0
     for path, patterns in sources:
         for session in load_jsonl_sessions(path):
