@@ -120,7 +120,8 @@ async def test_tables_live_in_the_schema_and_migrations_run_once(
     rows = await execute(
         postgres_dsn, postgres_schema, "SELECT version, name FROM agentlog_migrations"
     )
-    assert rows == [(1, "initial"), (2, "compaction_end")]
+    assert rows == [(m.version, m.name) for m in load_migrations("postgres")]
+    assert rows[:3] == [(1, "initial"), (2, "compaction_end"), (3, "session_leases")]
     tables = await execute(
         postgres_dsn,
         postgres_schema,

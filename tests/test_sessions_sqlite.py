@@ -108,7 +108,8 @@ async def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         rows = conn.execute("SELECT version, name FROM agentlog_migrations").fetchall()
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-    assert rows == [(1, "initial"), (2, "compaction_end")]
+    assert rows == [(m.version, m.name) for m in load_migrations("sqlite")]
+    assert rows[:3] == [(1, "initial"), (2, "compaction_end"), (3, "session_leases")]
     assert mode == "wal"
 
 
