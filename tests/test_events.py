@@ -147,9 +147,9 @@ def test_invalid_events_rejected(payload: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("number", [float("inf"), float("-inf"), float("nan")])
 def test_non_json_numbers_rejected(number: float) -> None:
-    with pytest.raises(NonFiniteNumberError, match="JSON cannot carry"):
+    with pytest.raises(NonFiniteNumberError, match="JSON numbers are finite"):
         EventActions(state_delta={"k": {"nested": [number]}})
-    with pytest.raises(NonFiniteNumberError, match="JSON cannot carry"):
+    with pytest.raises(NonFiniteNumberError, match="JSON numbers are finite"):
         Part.from_function_call("f", {"x": number}, "c1")
 
 

@@ -61,6 +61,7 @@ __all__ = [
     "check_text",
     "check_value",
     "contract_error",
+    "sendable",
     "where_key",
 ]
 
@@ -294,11 +295,18 @@ def _kind_of(value: object) -> type:
 
 
 def _int_error(where: str) -> InvalidValueError:
-    return NonFiniteNumberError(where, "is an integer too large to be a finite number")
+    return NonFiniteNumberError(
+        where, "is an integer over 1.8e308, which reads as Infinity: JSON numbers are finite"
+    )
 
 
 def _float_error(where: str, value: float) -> InvalidValueError:
-    return NonFiniteNumberError(where, f"is {value}, which JSON cannot carry")
+    if value != value:
+        return NonFiniteNumberError(where, "is NaN: JSON numbers are finite")
+    sign = "-" if value < 0 else ""
+    return NonFiniteNumberError(
+        where, f"is {sign}Infinity (or reads as it, as 1e999 does): JSON numbers are finite"
+    )
 
 
 def contract_error(exc: ValidationError) -> InvalidValueError | None:
@@ -308,4 +316,15 @@ def contract_error(exc: ValidationError) -> InvalidValueError | None:
         cause = error.get("ctx", {}).get("error")
         if isinstance(cause, InvalidValueError):
             return cause
+        if error["type"] == "string_unicode":
+            # pydantic's own check of a constrained string (a minimum length, say) came first.
+            where = ".".join(str(step) for step in error["loc"]) or "value"
+            return _unicode_error(sendable(where))
     return None
+
+
+def sendable(text: str) -> str:
+    """``text`` with what UTF-8 cannot encode (lone surrogates) written as ``\\uXXXX``."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -1,8 +1,18 @@
-"""agentlog's errors as HTTP answers: a status and a ``detail`` sentence."""
+"""agentlog's errors as HTTP answers: a status and a ``detail`` sentence.
+
+An answer never carries what it cannot encode: a request that failed validation because of a
+lone surrogate, NaN or an infinity would otherwise fail again while its error was written,
+as a plain-text 500. Strings are sent with such characters escaped (``\\ud800``), and the
+offending input is echoed only when it encodes, and is small.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
 from fastapi import FastAPI, Request, status
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from agentlog.errors import (
@@ -20,6 +30,7 @@ from agentlog.errors import (
     StoreUnavailableError,
     UnknownRequestError,
 )
+from agentlog.limits import VALUE_ENCODER, sendable
 from agentlog.logs import get_logger
 from agentlog.server.replay import UnknownEventError
 
@@ -59,10 +70,60 @@ def _status_and_detail(exc: Exception) -> tuple[int, str]:
 
 async def _handle(request: Request, exc: Exception) -> JSONResponse:
     code, detail = _status_and_detail(exc)
-    return JSONResponse({"detail": detail}, status_code=code)
+    return JSONResponse({"detail": sendable(detail)}, status_code=code)
+
+
+async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422 for a request that fails its schema, in FastAPI's shape, always sendable."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    return JSONResponse(
+        {"detail": [_error(error) for error in errors]},
+        status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
+    )
+
+
+MAX_ECHO_BYTES: Final = 1_000
+"""The largest input a validation error repeats back; a longer one is left out."""
+
+
+def _error(error: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": sendable(str(error.get("type", ""))),
+        "loc": [p if isinstance(p, int) else sendable(str(p)) for p in error.get("loc", ())],
+        "msg": sendable(str(error.get("msg", ""))),
+    }
+    if "input" in error:
+        echoed = _echo(error["input"])
+        if echoed is not None:
+            out["input"] = echoed
+    ctx = error.get("ctx")
+    if isinstance(ctx, Mapping):
+        out["ctx"] = {sendable(str(k)): _plain(v) for k, v in ctx.items()}
+    return out
+
+
+def _echo(value: Any) -> Any:
+    """``value`` if it is JSON that encodes as UTF-8 within :data:`MAX_ECHO_BYTES`, else None."""
+    try:
+        encoded = VALUE_ENCODER.encode(value).encode()
+    except (TypeError, ValueError):  # not JSON, NaN or an infinity, a lone surrogate
+        return None
+    return value if len(encoded) <= MAX_ECHO_BYTES else None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, bool | int | str) or value is None:
+        return sendable(value) if isinstance(value, str) else value
+    if isinstance(value, float) and value - value == 0.0:
+        return value
+    if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
+        return [_plain(v) for v in value]
+    return sendable(str(value))
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Answer agentlog's errors with their HTTP status."""
+    """Answer agentlog's errors with their HTTP status, and requests that fail their schema
+    with a 422 that never repeats what cannot be sent."""
     app.add_exception_handler(AgentlogError, _handle)
     app.add_exception_handler(UnknownEventError, _handle)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
