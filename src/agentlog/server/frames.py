@@ -3,8 +3,8 @@
 An SSE ``id`` is set only on a frame that stands for a stored event, so ``Last-Event-ID``
 always names a stored event. SSE event names: ``event`` (a stored event), ``draft`` (partial
 text, keyed by the turn's id), ``error`` (a failure that could not be stored) and ``end`` (the
-turn's stream ended; a follow stream also sends one after the events another process stored,
-see :mod:`agentlog.server.follow`).
+turn ended: sent once a turn, after its last event, whichever process ran it; see
+:mod:`agentlog.server.streaming`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ __all__ = [
     "end_frame",
     "error_frame",
     "stored_frame",
+    "text_draft_frame",
 ]
 
 FrameKind = Literal["event", "draft", "error", "end"]
@@ -41,6 +42,10 @@ class Frame:
     event_id: str | None = None
     """The stored event's id; ``None`` for drafts, errors and ends."""
     invocation_id: str = ""
+    starts_turn: bool = False
+    """The stored event is a user's message: the first event of a turn."""
+    between_turns: bool = False
+    """The stored event is a compaction: stored after a turn ended, part of none."""
 
     def sse(self) -> ServerSentEvent:
         """The frame as sse-starlette sends it."""
@@ -50,13 +55,24 @@ class Frame:
 def stored_frame(event: Event) -> Frame:
     """The frame of a stored event: its routed messages and the event itself."""
     data = StreamFrame(event=event, messages=route(event)).model_dump_json()
-    return Frame("event", data, event.id, event.invocation_id)
+    between = event.actions.compaction is not None
+    return Frame("event", data, event.id, event.invocation_id, event.author == "user", between)
 
 
 def draft_frame(event: Event) -> Frame:
     """The frame of a partial event: a draft keyed by the turn's id, with no SSE id."""
     data = StreamFrame(messages=route(event)).model_dump_json()
     return Frame("draft", data, None, event.invocation_id)
+
+
+def text_draft_frame(invocation_id: str, author: str, text: str) -> Frame:
+    """The frame of a draft known by its text only (another process's, as it notified it);
+    the same as :func:`draft_frame` of that partial event."""
+    message = RoutedMessage(
+        kind="draft", id=invocation_id, invocation_id=invocation_id, author=author, text=text
+    )
+    data = StreamFrame(messages=[message]).model_dump_json()
+    return Frame("draft", data, None, invocation_id)
 
 
 def error_frame(invocation_id: str, author: str, code: ErrorCode = ErrorCode.INTERNAL) -> Frame:

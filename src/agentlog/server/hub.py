@@ -5,30 +5,42 @@ events and any error, then its end) and only its newest draft. Any number of cli
 it, each at its own pace: a slow client skips drafts that later frames have superseded and
 never slows the turn down. A turn is registered before its run starts, so a reader that
 snapshots the registry and then reads the store cannot miss a turn whose events it has read.
-A reader following a session waits for its next turn with :meth:`TurnHub.wait_for_turn`: one
-future per waiter, resolved when a turn registers, and dropped however the wait ends.
+
+Readers waiting on a session hold a watch on it (:mod:`.signals`): a turn registering,
+starting and finishing wakes them, and so does what other servers on the store store and
+draft, when the store notifies (:mod:`.fanout`). The hub also holds what a stream needs to
+follow a turn another process runs: the shared reads of the store (:mod:`.versions`), the
+interval to poll it at, and the relay publishing this process's drafts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Coroutine
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from agentlog.server.frames import Frame
+from agentlog.server.signals import SessionKey, Signals
+
+if TYPE_CHECKING:
+    from agentlog.server.fanout import DraftRelay
+    from agentlog.server.versions import VersionReads
 
 __all__ = ["LiveTurn", "SessionKey", "TurnHub"]
 
-SessionKey = tuple[str, str]
-"""``(user_id, session_id)``."""
-
 
 class LiveTurn:
-    """One run of the runner on one session, as it happens."""
+    """One run of the runner on one session, as it happens.
 
-    def __init__(self, key: SessionKey) -> None:
+    Args:
+        key: the session.
+        on_change: called when the run starts (stores its first event) and when it ends.
+    """
+
+    def __init__(self, key: SessionKey, on_change: Callable[[], None] | None = None) -> None:
         self.key = key
+        self._on_change = on_change
         self.frames: list[Frame] = []
         """Stored events, unstored errors and the end, in order."""
         self.draft: Frame | None = None
@@ -40,10 +52,13 @@ class LiveTurn:
 
     def publish(self, frame: Frame) -> None:
         """Add a frame; it supersedes the current draft."""
+        starting = not self.started
         self.started = True
         self.frames.append(frame)
         self.draft = None
         self._notify()
+        if starting and self._on_change is not None:
+            self._on_change()
 
     def publish_draft(self, frame: Frame) -> None:
         """Replace the current draft."""
@@ -55,6 +70,8 @@ class LiveTurn:
         self.done = True
         self.draft = None
         self._notify()
+        if self._on_change is not None:
+            self._on_change()
 
     def _notify(self) -> None:
         changed, self._changed = self._changed, asyncio.Event()
@@ -101,20 +118,29 @@ class LiveTurn:
 
 
 class TurnHub:
-    """Running turns by session, in the order they were started, and their tasks."""
+    """Running turns by session, in the order they were started, and their tasks.
 
-    def __init__(self) -> None:
+    Args:
+        reads: shared reads of the store's sessions; with them, a stream also follows a turn
+            another process runs on its session to its end (:mod:`.streaming`).
+        poll_s: how often a stream waiting on another process's turn reads the store when
+            nothing wakes it sooner.
+    """
+
+    def __init__(self, *, reads: VersionReads | None = None, poll_s: float = 1.0) -> None:
+        self.reads = reads
+        self.poll_s = poll_s
+        self.signals = Signals()
+        self.relay: DraftRelay | None = None
+        """Publishes this process's drafts to the other servers (a store that notifies)."""
         self._turns: dict[SessionKey, list[LiveTurn]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._waiters: dict[SessionKey, set[asyncio.Future[None]]] = {}
 
     def open(self, key: SessionKey) -> LiveTurn:
-        """Register a turn about to run on a session, waking whoever waits for one."""
-        turn = LiveTurn(key)
+        """Register a turn about to run on a session, waking whoever waits on it."""
+        turn = LiveTurn(key, lambda: self.signals.local(key))
         self._turns.setdefault(key, []).append(turn)
-        for waiter in self._waiters.get(key, ()):
-            if not waiter.done():
-                waiter.set_result(None)
+        self.signals.local(key)
         return turn
 
     def close(self, turn: LiveTurn) -> None:
@@ -133,29 +159,9 @@ class TurnHub:
         """Whether a turn is running (or waiting to run) on a session."""
         return bool(self._turns.get(key))
 
-    async def wait_for_turn(self, key: SessionKey) -> None:
-        """Wait until a turn is registered on a session (return at once if one is).
-
-        Bound the wait with ``asyncio.timeout``: the waiter is dropped however the wait ends.
-        """
-        if self.busy(key):
-            return
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiters = self._waiters.setdefault(key, set())
-        waiters.add(waiter)
-        try:
-            await waiter
-        finally:
-            waiter.cancel()
-            waiters.discard(waiter)
-            if not waiters and self._waiters.get(key) is waiters:
-                del self._waiters[key]
-
     def waiting(self, key: SessionKey | None = None) -> int:
-        """How many readers wait for a turn on a session (on any session for ``None``)."""
-        if key is not None:
-            return len(self._waiters.get(key, ()))
-        return sum(len(waiters) for waiters in self._waiters.values())
+        """How many readers wait on a session (on any session for ``None``)."""
+        return self.signals.waiting(key)
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a turn's driver in the background, holding a reference until it ends."""
@@ -175,3 +181,5 @@ class TurnHub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.relay is not None:
+            await self.relay.close()

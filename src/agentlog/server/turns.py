@@ -3,7 +3,8 @@
 :func:`start_turn` registers the turn, starts its driver and waits only until the runner has
 accepted the message (stored it) or refused it, so a refusal becomes an HTTP error before any
 event is streamed. The driver publishes every event the run yields to the turn's followers and
-marks the end when the run's stream ends.
+marks the end when the run's stream ends; with a store that notifies, it also hands the drafts
+to the hub's relay, for the clients of other servers (:mod:`agentlog.server.fanout`).
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ async def _drive(
     accepted: asyncio.Future[None],
 ) -> None:
     author = runner.agent.name
+    relay = hub.relay
     try:
         try:
             first = await anext(events)
@@ -85,9 +87,13 @@ async def _drive(
             async for event in events:
                 if event.partial:
                     turn.publish_draft(draft_frame(event))
+                    if relay is not None:
+                        relay.draft(turn, event, after=last.id)
                 else:
                     last = event
                     turn.publish(stored_frame(event))
+                    if relay is not None:
+                        relay.stored(turn)
         except Exception:
             logger.exception("turn %s on session %s failed", invocation_id, turn.key[1])
             # The runner stores an error event before re-raising some failures; one is enough.
@@ -99,6 +105,8 @@ async def _drive(
             accepted.cancel()
         raise
     finally:
+        if relay is not None:
+            relay.done(turn)
         turn.finish()
         hub.close(turn)
         await _close(events)

@@ -1,0 +1,323 @@
+"""PostgreSQL LISTEN/NOTIFY: how a process hears, within milliseconds, what another stored.
+
+**Channel.** ``agentlog_`` and the first 16 hex digits of the md5 of the store's schema (the
+``current_schema()`` of its connections, so a schema set by ``schema=`` and one set by the
+DSN's ``search_path`` name the same channel): :data:`CHANNEL_SQL` on the sending side,
+:func:`channel_for` on the listening one. A channel name must stay under 64 bytes, which a
+schema name plus a prefix need not.
+
+**Payloads.** Compact JSON objects (UTF-8, at most :data:`NOTICE_BYTES`, well under
+PostgreSQL's 8,000-byte limit); ``k`` names the kind, ``app``, ``user`` and ``session`` the
+session:
+
+- ``{"k": "event", "app", "user", "session", "event": <event id>, "version": <n>}``: an
+  append, sent by the append's own statement (``pg_notify`` in its final ``SELECT``), so it is
+  delivered when the append commits and never for an append that wrote nothing. A receiver
+  reads the event from the table.
+- ``{"k": "end", "app", "user", "session", "invocation", "token"}``: a lease released, which
+  is the stored end of a turn (:mod:`agentlog.sessions.leases`), sent by the release's
+  statement.
+- ``{"k": "draft", "app", "user", "session", "invocation", "author", "after", "origin",
+  "text", "cut"}``: the draft of a running turn, published by the process running it (at most
+  one a turn every 50 ms) and never stored. ``after`` is the id of the turn's newest stored
+  event when the draft was made (a receiver shows a draft only right after that event, so a
+  draft overtaken by a stored event is dropped); ``origin`` names the publishing server (it
+  ignores its own); ``text`` is cut to fit, ``cut`` then true (the stored answer replaces it).
+- ``{"k": "wake"}``: an event or end whose ids would not fit: every receiver looks again at
+  every session it follows.
+
+**Listener.** :class:`PgListener` keeps one connection of its own (``LISTEN``, then
+``conn.notifies()``), checks it with a ``SELECT 1`` every ``heartbeat_s`` without a
+notification, and reconnects with a growing pause (50 ms doubling to 5 s) when it drops. After
+every connect it calls ``on_gap``: whatever was stored while nobody listened is found by
+reading the store again. Notifications are a shortcut, never the only path: a receiver still
+polls, so a missed one costs latency, not events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
+
+from agentlog._stores.postgres import redact
+from agentlog.logs import get_logger
+
+__all__ = [
+    "APPLICATION_NAME",
+    "CHANNEL_SQL",
+    "DRAFT_CUT_MARK",
+    "NOTICE_BYTES",
+    "Draft",
+    "Notice",
+    "PgListener",
+    "channel_for",
+    "draft_notice",
+    "end_notice",
+    "event_notice",
+    "parse_notice",
+]
+
+logger = get_logger("agentlog.server")
+
+NOTICE_BYTES: Final = 4_000
+"""The largest payload sent; PostgreSQL refuses 8,000 bytes or more."""
+
+DRAFT_CUT_MARK: Final = " […]"
+"""Ends the text of a draft cut to fit a payload."""
+
+APPLICATION_NAME: Final = "agentlog-listen"
+"""The listener's ``application_name`` (followed by its channel)."""
+
+CHANNEL_SQL: Final = "'agentlog_' || left(md5(coalesce(current_schema(), '')), 16)"
+"""The channel, as SQL evaluated on the sending connection."""
+
+NoticeKind = Literal["event", "end", "draft", "wake"]
+
+_WAKE: Final = '{"k":"wake"}'
+
+
+def channel_for(schema: str) -> str:
+    """The channel of a store whose connections' ``current_schema()`` is ``schema``."""
+    return "agentlog_" + hashlib.md5(schema.encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A running turn's draft, as another process published it."""
+
+    invocation_id: str
+    author: str
+    after: str
+    """The id of the turn's newest stored event when the draft was made."""
+    origin: str
+    """The server that published it."""
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One notification, parsed."""
+
+    kind: NoticeKind
+    app_name: str = ""
+    user_id: str = ""
+    session_id: str = ""
+    draft: Draft | None = None
+    """The draft, for ``kind == "draft"``."""
+
+
+def _dump(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def _fits(text: str) -> bool:
+    return len(text) * 4 <= NOTICE_BYTES or len(text.encode()) <= NOTICE_BYTES
+
+
+def event_notice(app_name: str, user_id: str, session_id: str, event_id: str, version: int) -> str:
+    """The payload of an append."""
+    key = {"app": app_name, "user": user_id, "session": session_id}
+    text = _dump({"k": "event", **key, "event": event_id, "version": version})
+    return text if _fits(text) else _WAKE
+
+
+def end_notice(app_name: str, user_id: str, session_id: str, invocation_id: str, token: int) -> str:
+    """The payload of a lease release: the end of a turn."""
+    key = {"app": app_name, "user": user_id, "session": session_id}
+    text = _dump({"k": "end", **key, "invocation": invocation_id, "token": token})
+    return text if _fits(text) else _WAKE
+
+
+def draft_notice(app_name: str, user_id: str, session_id: str, draft: Draft) -> str | None:
+    """The payload of a draft, its text cut to fit; ``None`` if even no text would fit."""
+    payload: dict[str, Any] = {
+        "k": "draft",
+        "app": app_name,
+        "user": user_id,
+        "session": session_id,
+        "invocation": draft.invocation_id,
+        "author": draft.author,
+        "after": draft.after,
+        "origin": draft.origin,
+        "text": draft.text,
+        "cut": False,
+    }
+    text = _dump(payload)
+    if _fits(text):
+        return text
+    payload["text"], payload["cut"] = "", True
+    room = NOTICE_BYTES - len(_dump(payload).encode()) - len(DRAFT_CUT_MARK.encode())
+    if room <= 0:
+        return None
+    head = draft.text.encode()[:room].decode(errors="ignore")
+    while True:
+        payload["text"] = head + DRAFT_CUT_MARK
+        text = _dump(payload)
+        over = len(text.encode()) - NOTICE_BYTES
+        if over <= 0:
+            return text
+        # JSON escapes (quotes, control characters) took more room than the raw text.
+        head = head.encode()[: max(0, len(head.encode()) - over)].decode(errors="ignore")
+
+
+def parse_notice(payload: str) -> Notice:
+    """A payload as sent by this module; anything else reads as a ``wake``."""
+    try:
+        data = json.loads(payload)
+        kind = data["k"]
+        if kind == "wake":
+            return Notice("wake")
+        key = (str(data["app"]), str(data["user"]), str(data["session"]))
+        if kind in ("event", "end"):
+            return Notice(kind, *key)
+        if kind == "draft":
+            draft = Draft(
+                invocation_id=str(data["invocation"]),
+                author=str(data["author"]),
+                after=str(data["after"]),
+                origin=str(data["origin"]),
+                text=str(data["text"]),
+            )
+            return Notice("draft", *key, draft=draft)
+    except (ValueError, KeyError, TypeError):
+        pass
+    logger.debug("a notification this version does not read: %.200s", payload)
+    return Notice("wake")
+
+
+class PgListener:
+    """One connection listening on a store's channel, reconnecting when it drops.
+
+    Args:
+        dsn: the store's libpq connection string.
+        schema: the store's schema; ``None`` for the connection's ``search_path``.
+        on_notice: called with each notification, on the event loop, in the order sent.
+        on_gap: called after every connect: notifications sent before it were not heard.
+        heartbeat_s: after this long without a notification, check the connection.
+        first_pause_s, longest_pause_s: the pause before a reconnect, doubling from the first
+            to the longest.
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        schema: str | None,
+        on_notice: Callable[[Notice], None],
+        on_gap: Callable[[], None],
+        heartbeat_s: float = 30.0,
+        first_pause_s: float = 0.05,
+        longest_pause_s: float = 5.0,
+    ) -> None:
+        params = conninfo_to_dict(dsn)
+        self._dsn = dsn
+        self._password = str(params["password"]) if params.get("password") else None
+        self._kwargs: dict[str, Any] = {"autocommit": True}
+        if "connect_timeout" not in params:
+            self._kwargs["connect_timeout"] = 5
+        self._schema = schema
+        self._on_notice = on_notice
+        self._on_gap = on_gap
+        self._heartbeat_s = heartbeat_s
+        self._first_pause_s = first_pause_s
+        self._longest_pause_s = longest_pause_s
+        self._task: asyncio.Task[None] | None = None
+        self._listening = asyncio.Event()
+        self.channel: str | None = None
+        """The channel, once connected."""
+        self.connects = 0
+        """How many times it has connected and listened (more than one: it reconnected)."""
+        self.backend_pid: int | None = None
+        """The server process of the current connection (for operators and tests)."""
+
+    @property
+    def listening(self) -> bool:
+        """Whether the connection is up and listening now."""
+        return self._listening.is_set()
+
+    async def start(self, wait_s: float = 5.0) -> None:
+        """Start listening; wait up to ``wait_s`` for the first connect (after that it goes on
+        trying in the background, and readers poll meanwhile)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name="agentlog-pg-listen"
+            )
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(wait_s):
+                await self._listening.wait()
+
+    async def wait_listening(self) -> None:
+        """Wait until the connection is up and listening."""
+        await self._listening.wait()
+
+    async def stop(self) -> None:
+        """Stop listening and close the connection."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        pause = self._first_pause_s
+        while True:
+            try:
+                await self._listen()
+            except (psycopg.Error, OSError) as exc:
+                was_up = self.listening
+                self._listening.clear()
+                reason = redact(str(exc).strip(), self._password)
+                if was_up:
+                    pause = self._first_pause_s
+                    logger.warning("the PostgreSQL listener lost its connection: %s", reason)
+                else:
+                    logger.warning(
+                        "the PostgreSQL listener cannot connect (next try in %.2fs): %s",
+                        pause,
+                        reason,
+                    )
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, self._longest_pause_s)
+
+    async def _listen(self) -> None:
+        """Listen until the connection fails; return early (to be tried again) while the
+        schema of a store given none does not exist yet."""
+        conn = await psycopg.AsyncConnection.connect(self._dsn, **self._kwargs)
+        async with conn:
+            schema = self._schema
+            if schema is None:
+                cursor = await conn.execute("SELECT current_schema()")
+                row = await cursor.fetchone()
+                if row is None or row[0] is None:
+                    logger.info("the PostgreSQL listener waits for the store's schema")
+                    return
+                schema = str(row[0])
+            self.channel = channel_for(schema)
+            # Named for operators (pg_stat_activity): which connection listens, on what.
+            name = f"{APPLICATION_NAME} {self.channel}"
+            await conn.execute(sql.SQL("SET application_name TO {}").format(sql.Literal(name)))
+            await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+            self.backend_pid = conn.info.backend_pid
+            self.connects += 1
+            self._listening.set()
+            self._on_gap()
+            while True:
+                async for notify in conn.notifies(timeout=self._heartbeat_s):
+                    self._deliver(notify.payload)
+                # Quiet for a while: a dead peer shows here, not in the wait above.
+                await conn.execute("SELECT 1")
+
+    def _deliver(self, payload: str) -> None:
+        try:
+            self._on_notice(parse_notice(payload))
+        except Exception:
+            logger.exception("handling a notification failed")
