@@ -22,6 +22,7 @@ from agentlog.server import health
 from agentlog.server.auth import LOCAL_USER, KeyRing
 from agentlog.server.deps import Server
 from agentlog.server.errors import install_error_handlers
+from agentlog.server.fanout import connect_fanout
 from agentlog.server.hub import TurnHub
 from agentlog.server.limits import BodyLimit
 from agentlog.server.methods import install_method_answers
@@ -80,9 +81,10 @@ def create_app(
             summaries, memory and the summary queue if given) when the app shuts down.
         shutdown_grace_s: at shutdown, how long running turns may take to finish before
             they are cancelled.
-        follow_poll_s: how often a follow stream (``GET /sessions/{id}/stream?follow=true``)
-            reads its session's version, to notice what other processes sharing the store
-            stored; turns run by this process are noticed at once.
+        follow_poll_s: how often a stream waiting on what other processes sharing the store
+            do (a follow stream, or a stream of a turn another server runs) reads its
+            session's version and running turn when nothing wakes it sooner; turns run by
+            this process, and on PostgreSQL what any process stores, are noticed at once.
         summaries: where checked summaries are kept; adds the summary and digest routes.
         summarizer: takes summaries on request (``POST /sessions/{id}/summary``), and in the
             background with ``summarize_idle_after_s``.
@@ -109,13 +111,14 @@ def create_app(
             "no API keys configured: serving one local user (%r) to loopback clients only",
             LOCAL_USER,
         )
+    versions = VersionReads(runner.session_service, runner.app_name, max_age=follow_poll_s / 2)
     server = Server(
         runner=runner,
-        hub=TurnHub(),
+        hub=TurnHub(reads=versions, poll_s=follow_poll_s),
         keys=keys,
         approval_deadline_s=approval_deadline_s,
         follow_poll_s=follow_poll_s,
-        versions=VersionReads(runner.session_service, runner.app_name, max_age=follow_poll_s / 2),
+        versions=versions,
         summaries=summaries,
         summarizer=summarizer,
         memory=memory,
@@ -132,9 +135,15 @@ def create_app(
             watcher = asyncio.create_task(check.run())
         if background is not None:
             await background.start()
+        # Other servers' appends, turn ends and drafts, on a store that notifies.
+        listener = connect_fanout(server.store, server.app_name, server.hub)
+        if listener is not None:
+            await listener.start()
         try:
             yield
         finally:
+            if listener is not None:
+                await listener.stop()
             if background is not None:
                 await background.stop()
             if watcher is not None:

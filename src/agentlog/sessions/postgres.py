@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, LiteralString
 
 try:
@@ -20,6 +20,15 @@ try:
     from psycopg.abc import Params
 
     from agentlog._stores.event_cache import EventCache
+    from agentlog._stores.pg_listen import (
+        CHANNEL_SQL,
+        Draft,
+        Notice,
+        PgListener,
+        draft_notice,
+        end_notice,
+        event_notice,
+    )
     from agentlog._stores.postgres import Conn as _Conn
     from agentlog._stores.postgres import PostgresPool, PostgresStore
     from agentlog._stores.postgres import Row as _Row
@@ -130,6 +139,7 @@ class PostgresSessionService(PostgresStore):
         if cache_events < 0:
             raise ValueError("cache_events must be 0 or more")
         self._cache = EventCache(cache_events) if cache_events else None
+        self._dsn = dsn
         self._pg = PostgresPool(
             dsn,
             owner="PostgresSessionService",
@@ -423,12 +433,46 @@ class PostgresSessionService(PostgresStore):
 
     async def release_lease(self, lease: Lease) -> None:
         """See ``SessionLeases.release_lease``."""
-        await self._fetch(
-            "UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL WHERE "
-            + _WHERE_SESSION
-            + " AND lease_token = %s RETURNING pk",
-            (lease.app_name, lease.user_id, lease.session_id, lease.token),
+        # The release notifies listeners in its own statement: the end of the turn.
+        notice = end_notice(
+            lease.app_name, lease.user_id, lease.session_id, lease.invocation_id, lease.token
         )
+        await self._fetch(
+            "WITH r AS (UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL WHERE "
+            + _WHERE_SESSION
+            + " AND lease_token = %s RETURNING pk) SELECT pk, pg_notify("
+            + CHANNEL_SQL
+            + ", %s) FROM r",
+            (lease.app_name, lease.user_id, lease.session_id, lease.token, notice),
+        )
+
+    def listener(
+        self, on_notice: Callable[[Notice], None], on_gap: Callable[[], None]
+    ) -> PgListener:
+        """A listener for what this store's appends and releases notify, on a connection of
+        its own (``await listener.start()``; see :mod:`agentlog._stores.pg_listen`)."""
+        return PgListener(self._dsn, schema=self.schema, on_notice=on_notice, on_gap=on_gap)
+
+    async def publish_draft(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        invocation_id: str,
+        author: str,
+        after: str,
+        origin: str,
+        text: str,
+    ) -> None:
+        """Notify listeners of a running turn's draft, made after its stored event ``after``
+        by the server ``origin`` (never stored; cut to fit)."""
+        draft = Draft(
+            invocation_id=invocation_id, author=author, after=after, origin=origin, text=text
+        )
+        notice = draft_notice(app_name, user_id, session_id, draft)
+        if notice is not None:
+            await self._fetch("SELECT pg_notify(" + CHANNEL_SQL + ", %s)", (notice,))
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
@@ -460,10 +504,24 @@ class PostgresSessionService(PostgresStore):
 # --- SQL ------------------------------------------------------------------------------------------
 
 
-def _statement(session_cte: LiteralString, delta: ScopedDelta, params: dict[str, Any]) -> str:
-    """One statement: ``session_cte`` (CTE ``s``, the session's pk), then ``delta`` written."""
+def _statement(
+    session_cte: LiteralString,
+    delta: ScopedDelta,
+    params: dict[str, Any],
+    *,
+    notify: bool = False,
+) -> str:
+    """One statement: ``session_cte`` (CTE ``s``, the session's pk), then ``delta`` written;
+    with ``notify``, ``pg_notify`` of ``params["notice"]`` when ``s`` wrote a row."""
     ctes = [session_cte, *_delta_ctes(delta, params)]
-    return "WITH " + ", ".join(ctes) + " SELECT pk FROM s"
+    # In the final SELECT, where it runs (a SELECT CTE nothing refers to would not), once per
+    # row of ``s``: an append that wrote nothing notifies nobody; delivered on commit.
+    select: LiteralString = (
+        " SELECT pk, pg_notify(" + CHANNEL_SQL + ", %(notice)s) FROM s"
+        if notify
+        else " SELECT pk FROM s"
+    )
+    return "WITH " + ", ".join(ctes) + select
 
 
 def _delta_ctes(delta: ScopedDelta, params: dict[str, Any]) -> list[LiteralString]:
@@ -511,6 +569,9 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         "compaction_end": plan.compaction_end,
         "created": session.create_time,
         "lease": session.lease_token,
+        "notice": event_notice(
+            session.app_name, session.user_id, session.id, event.id, plan.new_version
+        ),
     }
     query = _statement(
         "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
@@ -527,6 +588,7 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         " %(format)s::integer, %(payload)s::json, %(compaction_end)s::float8 FROM s)",
         plan.delta,
         params,
+        notify=True,
     )
     return query, params
 
