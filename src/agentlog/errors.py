@@ -30,7 +30,8 @@ The tree::
     │   ├── SessionBusyError       another turn holds the session's lease past the wait
     │   ├── LeaseLostError         a turn's lease expired and another turn took the session
     │   ├── StoreUnavailableError  closed, unreachable or locked past its timeout
-    │   └── CorruptRecordError     a stored row that does not parse (names session and event)
+    │   ├── CorruptRecordError     a stored row that cannot be decoded (names table, key, session)
+    │   └── QuarantineRefusedError  (agentlog.check) no such record, or nothing wrong with it
     └── ArtifactError              anything an artifact service reports
         ├── ArtifactNotFoundError  no such artifact, or no such version of it (LookupError)
         ├── InvalidArtifactNameError  a filename or scope id that cannot be stored (ValueError)
@@ -58,6 +59,7 @@ __all__ = [
     "RequestAbandonedError",
     "RequestAlreadyAnsweredError",
     "LeaseLostError",
+    "QuarantineRefusedError",
     "SessionBusyError",
     "UnknownRequestError",
     "ArtifactError",
@@ -260,14 +262,42 @@ class StoreUnavailableError(StoreError):
 
 
 class CorruptRecordError(StoreError):
-    """A stored record that does not parse as an event; names the session and the event."""
+    """A stored record that cannot be decoded, named: its ``table`` (``events``,
+    ``session_state``, ``app_state`` or ``user_state``), its ``key`` (the event id, or the
+    state key), the ``session_id`` whose read met it (``None`` when app or user state was read
+    on its own) and, for app and user state, the ``owner`` (the app name or the user id).
+    ``agentlog check`` lists every such record and can quarantine one."""
 
-    def __init__(self, session_id: str, event_id: str | None, reason: str) -> None:
-        where = f"event {event_id!r} of session {session_id!r}" if event_id else session_id
+    def __init__(
+        self,
+        session_id: str | None,
+        event_id: str | None,
+        reason: str,
+        *,
+        table: str = "events",
+        key: str | None = None,
+        owner: str | None = None,
+    ) -> None:
+        if table == "events":
+            where = f"event {event_id!r} of session {session_id!r}" if event_id else f"{session_id}"
+        elif owner is None:
+            where = f"{table} key {key!r}" + (f" of session {session_id!r}" if session_id else "")
+        else:
+            where = f"{table} key {key!r} of {table.removesuffix('_state')} {owner!r}"
+            if session_id is not None:
+                where += f", read for session {session_id!r}"
         super().__init__(f"corrupt record: {where}: {reason}")
         self.session_id = session_id
         self.event_id = event_id
         self.reason = reason
+        self.table = table
+        self.key = key if key is not None else event_id
+        self.owner = owner
+
+
+class QuarantineRefusedError(StoreError):
+    """``agentlog check --quarantine`` moved nothing: the name is not a record's, no such
+    record is stored, it loads as it is, or it is a session row (its events would go too)."""
 
 
 class ArtifactError(AgentlogError):

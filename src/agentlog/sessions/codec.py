@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
@@ -18,12 +19,14 @@ from agentlog._frozen import freeze
 from agentlog.errors import CorruptRecordError, NonFiniteNumberError
 from agentlog.events import STORED, Event
 from agentlog.limits import VALUE_ENCODER
+from agentlog.logs import get_logger
 
 __all__ = [
     "EVENT_FORMAT_VERSION",
     "UPGRADERS",
     "decode_event",
     "decode_events",
+    "decode_state",
     "decode_value",
     "encode_event",
     "encode_value",
@@ -36,6 +39,8 @@ Upgrader = Callable[[dict[str, Any]], dict[str, Any]]
 
 UPGRADERS: dict[int, Upgrader] = {}
 """``UPGRADERS[n]`` turns a format-``n`` payload (parsed JSON) into format ``n + 1``."""
+
+_logger = get_logger(__name__)
 
 
 def encode_event(event: Event) -> str:
@@ -170,12 +175,60 @@ def encode_value(value: Any) -> str:
         ) from exc
 
 
-def decode_value(text: str, *, session_id: str, key: str) -> Any:
-    """A stored state value, frozen."""
+def decode_value(
+    text: str | bytes,
+    *,
+    key: str,
+    session_id: str | None = None,
+    table: str = "session_state",
+    owner: str | None = None,
+) -> Any:
+    """A stored state value, frozen. One that does not parse, or holds NaN or an infinity, is a
+    ``CorruptRecordError`` naming its row: ``table`` and ``key``, the ``owner`` (app name or
+    user id) of an app or user state row, and the ``session_id`` being read, if any."""
     try:
-        return freeze(json.loads(text))
-    except ValueError as exc:
-        raise CorruptRecordError(session_id, None, f"state key {key!r}: {exc}") from exc
+        value = json.loads(text)
+        if _SURROGATE_ESCAPE.search(text if isinstance(text, str) else text.decode()):
+            # Only a lone surrogate is left one once parsed, and UTF-8 cannot carry it: the
+            # value would load, then fail every response that shows it.
+            try:
+                json.dumps(value, ensure_ascii=False).encode()
+            except UnicodeEncodeError:
+                raise ValueError("holds a lone surrogate, which UTF-8 cannot carry") from None
+        return freeze(value)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise CorruptRecordError(
+            session_id, None, _reason(exc), table=table, key=key, owner=owner
+        ) from exc
+
+
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def decode_state(
+    rows: Iterable[tuple[str, str | bytes]],
+    *,
+    table: str,
+    session_id: str | None = None,
+    owner: str | None = None,
+    skip_corrupt: bool = False,
+) -> dict[str, Any]:
+    """One scope's stored ``(key, value)`` rows as a dict (see :func:`decode_value`).
+
+    With ``skip_corrupt`` a row that does not decode is left out and logged as a warning
+    instead of raising: for listings, where one bad row must not hide every other session.
+    """
+    state: dict[str, Any] = {}
+    for key, text in rows:
+        try:
+            state[key] = decode_value(
+                text, key=key, session_id=session_id, table=table, owner=owner
+            )
+        except CorruptRecordError as exc:
+            if not skip_corrupt:
+                raise
+            _logger.warning("left out of a listing: %s", exc)
+    return state
 
 
 def _reason(exc: Exception) -> str:

@@ -59,7 +59,7 @@ from agentlog.sessions.base import GetSessionConfig, Session, stored_session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
-    decode_value,
+    decode_state,
     encode_value,
 )
 from agentlog.sessions.leases import Lease, TurnState
@@ -317,10 +317,14 @@ class PostgresSessionService(PostgresStore):
                 id=sid,
                 app_name=app_name,
                 user_id=user,
+                # A state row that does not decode fails the loads of the sessions it belongs
+                # to, not the listing of every other one.
                 state=merged_view(
-                    _state(app_rows, sid),
-                    _state(user_state.get(user, []), sid),
-                    _state(session_state.get(pk, []), sid),
+                    _state(app_rows, "app_state", app_name, sid, skip_corrupt=True),
+                    _state(user_state.get(user, []), "user_state", user, sid, skip_corrupt=True),
+                    _state(
+                        session_state.get(pk, []), "session_state", None, sid, skip_corrupt=True
+                    ),
                 ),
                 events=(),
                 version=version,
@@ -493,12 +497,12 @@ class PostgresSessionService(PostgresStore):
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
         check_ids(app_name)
-        return _state(await self._fetch(_APP_STATE, (app_name,)), app_name)
+        return _state(await self._fetch(_APP_STATE, (app_name,)), "app_state", app_name)
 
     async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
         """See ``SessionService.get_user_state``."""
         check_ids(app_name, user_id)
-        return _state(await self._fetch(_USER_STATE, (app_name, user_id)), user_id)
+        return _state(await self._fetch(_USER_STATE, (app_name, user_id)), "user_state", user_id)
 
 
 # --- SQL ------------------------------------------------------------------------------------------
@@ -649,7 +653,11 @@ def _session(
         id=sid,
         app_name=app_name,
         user_id=user_id,
-        state=merged_view(_state(app_rows, sid), _state(user_rows, sid), _state(state_rows, sid)),
+        state=merged_view(
+            _state(app_rows, "app_state", app_name, sid),
+            _state(user_rows, "user_state", user_id, sid),
+            _state(state_rows, "session_state", None, sid),
+        ),
         events=decode_events(event_rows, session_id=sid) if events is None else events,
         version=version,
         last_update_time=last_update_time,
@@ -657,8 +665,18 @@ def _session(
     )
 
 
-def _state(rows: Sequence[_Row], owner: str) -> dict[str, Any]:
-    return {key: decode_value(value, session_id=owner, key=key) for key, value in rows}
+def _state(
+    rows: Sequence[_Row],
+    table: str,
+    owner: str | None,
+    session_id: str | None = None,
+    *,
+    skip_corrupt: bool = False,
+) -> dict[str, Any]:
+    """One scope's state; ``owner`` is the app name or user id (``None`` for session state)."""
+    return decode_state(
+        rows, table=table, session_id=session_id, owner=owner, skip_corrupt=skip_corrupt
+    )
 
 
 async def _stale_or_missing(conn: _Conn, session: Session, plan: AppendPlan) -> StoreError:

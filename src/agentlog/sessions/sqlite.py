@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from agentlog._stores.event_cache import EventCache, SessionKey
 from agentlog._stores.sqlite import SqliteWorker, migrate, transaction
@@ -40,7 +40,7 @@ from agentlog.sessions.base import GetSessionConfig, Session, stored_session
 from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
-    decode_value,
+    decode_state,
     encode_value,
 )
 from agentlog.sessions.leases import Lease, TurnState
@@ -184,6 +184,7 @@ class SqliteSessionService:
         config: GetSessionConfig | None,
         *,
         with_events: bool = True,
+        skip_corrupt: bool = False,
     ) -> Session:
         row = conn.execute(
             "SELECT pk, version, last_update_time, create_time FROM sessions"
@@ -204,15 +205,11 @@ class SqliteSessionService:
             app_name=app_name,
             user_id=user_id,
             state=merged_view(
-                _state(conn, sid, "SELECT key, value FROM app_state WHERE app_name = ?", app_name),
+                _state(conn, "app_state", app_name, session_id=sid, skip_corrupt=skip_corrupt),
                 _state(
-                    conn,
-                    sid,
-                    "SELECT key, value FROM user_state WHERE app_name = ? AND user_id = ?",
-                    app_name,
-                    user_id,
+                    conn, "user_state", app_name, user_id, session_id=sid, skip_corrupt=skip_corrupt
                 ),
-                _state(conn, sid, "SELECT key, value FROM session_state WHERE session_pk = ?", pk),
+                _state(conn, "session_state", pk, session_id=sid, skip_corrupt=skip_corrupt),
             ),
             events=events,
             version=version,
@@ -223,8 +220,11 @@ class SqliteSessionService:
     @staticmethod
     def _event_rows(
         conn: sqlite3.Connection, pk: int, config: GetSessionConfig | None
-    ) -> list[tuple[str, int, str]]:
-        columns = "SELECT event_id, format_version, payload FROM events WHERE session_pk = ?"
+    ) -> list[tuple[str, int, bytes]]:
+        columns = (
+            "SELECT event_id, format_version, CAST(payload AS BLOB) FROM events"
+            " WHERE session_pk = ?"
+        )
         params: list[Any] = [pk]
         if config is not None and config.from_latest_compaction:
             # Timestamps are never negative, so -1 lets every event through when no compaction
@@ -258,7 +258,12 @@ class SqliteSessionService:
 
         def body() -> list[Session]:
             rows = conn.execute(sql + " ORDER BY create_time, pk", params).fetchall()
-            return [self._load(conn, app_name, u, s, None, with_events=False) for u, s in rows]
+            # A state row that does not decode fails the loads of the sessions it belongs to,
+            # not the listing of every other one.
+            return [
+                self._load(conn, app_name, u, s, None, with_events=False, skip_corrupt=True)
+                for u, s in rows
+            ]
 
         return transaction(conn, "BEGIN", body)
 
@@ -471,14 +476,12 @@ class SqliteSessionService:
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
         check_ids(app_name)
-        sql = "SELECT key, value FROM app_state WHERE app_name = ?"
-        return await self._db.run(_state, app_name, sql, app_name)
+        return await self._db.run(_state, "app_state", app_name)
 
     async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
         """See ``SessionService.get_user_state``."""
         check_ids(app_name, user_id)
-        sql = "SELECT key, value FROM user_state WHERE app_name = ? AND user_id = ?"
-        return await self._db.run(_state, user_id, sql, app_name, user_id)
+        return await self._db.run(_state, "user_state", app_name, user_id)
 
     async def close(self) -> None:
         """See ``SessionService.close``."""
@@ -508,18 +511,39 @@ def _all_events(
         return cached.events
     start = cached.version if cached is not None else 0
     rows = conn.execute(
-        "SELECT event_id, format_version, payload FROM events"
+        "SELECT event_id, format_version, CAST(payload AS BLOB) FROM events"
         " WHERE session_pk = ? AND seq > ? ORDER BY seq",
         (token[0], start),
     ).fetchall()
     return cache.grow(key, token, version, cached, decode_events(rows, session_id=key[2]))
 
 
-def _state(conn: sqlite3.Connection, owner: str, sql: str, *params: Any) -> dict[str, Any]:
-    return {
-        key: decode_value(value, session_id=owner, key=key)
-        for key, value in conn.execute(sql, params)
-    }
+# Loads read payloads and state values as bytes (CAST AS BLOB) and leave them to the decoder:
+# text that is not UTF-8 is then a corrupt record naming itself, where the driver's decoding
+# failed the read as if the store were down. It is faster too: the decoder parses bytes as is.
+_STATE_SQL: Final = {
+    "app_state": "SELECT key, CAST(value AS BLOB) FROM app_state WHERE app_name = ?",
+    "user_state": "SELECT key, CAST(value AS BLOB) FROM user_state"
+    " WHERE app_name = ? AND user_id = ?",
+    "session_state": "SELECT key, CAST(value AS BLOB) FROM session_state WHERE session_pk = ?",
+}
+
+
+def _state(
+    conn: sqlite3.Connection,
+    table: str,
+    *owner: Any,
+    session_id: str | None = None,
+    skip_corrupt: bool = False,
+) -> dict[str, Any]:
+    """One scope's state; ``owner`` is the app name (and user id), or the session's pk."""
+    return decode_state(
+        conn.execute(_STATE_SQL[table], owner),
+        table=table,
+        session_id=session_id,
+        owner=None if table == "session_state" else owner[-1],
+        skip_corrupt=skip_corrupt,
+    )
 
 
 def _write_delta(
