@@ -81,6 +81,26 @@ def demo(
     asyncio.run(run_demo(db, model=llm, console=console, approve=approve))
 
 
+@app.command()
+def check(
+    db: Annotated[
+        str, typer.Option(help="SQLite file, or a postgresql:// DSN.", envvar="AGENTLOG_DB")
+    ],
+    quarantine: Annotated[
+        str | None,
+        typer.Option(
+            metavar="RECORD",
+            help="First move this record, named as the check prints it, into the quarantine "
+            "table (kept, never deleted), so the rest of its session loads.",
+        ),
+    ] = None,
+) -> None:
+    """List every record of a session store that cannot be loaded; exit code 1 if any."""
+    from agentlog.check import run
+
+    raise typer.Exit(asyncio.run(run(db, record=quarantine, echo=typer.echo)))
+
+
 def _register_optional() -> None:
     try:
         from agentlog.server.cli import register
