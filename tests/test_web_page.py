@@ -8,10 +8,11 @@ step go to ``artifacts/screenshots/`` at the repository root.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -191,9 +192,12 @@ def desk_page(
 
 
 @contextmanager
-def desk_server(tmp_path: Path, **kwargs: Any) -> Iterator[str]:
+def desk_server(
+    tmp_path: Path, *, around: Callable[[Any], Any] | None = None, **kwargs: Any
+) -> Iterator[str]:
     """``agentlog serve``'s default app (the refund desk, summaries and memory in one SQLite
-    file), in local mode unless keys are asked for; yields the base URL."""
+    file), in local mode unless keys are asked for, wrapped in ``around`` if given; yields the
+    base URL."""
     db = tmp_path / "web.db"
     summaries, memory, _ = build_extras(str(db))
     kwargs.setdefault("local", True)
@@ -205,8 +209,20 @@ def desk_server(tmp_path: Path, **kwargs: Any) -> Iterator[str]:
         close_store_on_shutdown=True,
         **kwargs,
     )
-    with live_server(app) as base:
+    with live_server(around(app) if around else app) as base:
         yield base
+
+
+def slow_session_lists(app: Any) -> Any:
+    """``app``, answering ``GET /sessions`` a second late: the page waits on it after each turn,
+    so a request shown during a turn stays on screen while the page is still busy."""
+
+    async def slowed(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and (scope["method"], scope["path"]) == ("GET", "/sessions"):
+            await asyncio.sleep(1.0)
+        await app(scope, receive, send)
+
+    return slowed
 
 
 def stored(base: str, sid: str, key: str | None = None) -> dict[str, Any]:
@@ -340,6 +356,32 @@ def test_declining_a_refund(browser: Any, tmp_path: Path) -> None:
         expect(page.locator("#state")).not_to_contain_text("R-7781")
         desk.shot("01-declined")
         assert "refunds" not in stored(base, sid)["state"]
+
+
+def test_an_answer_given_as_soon_as_the_request_shows_is_sent(browser: Any, tmp_path: Path) -> None:
+    # The request arrives mid-turn, and the page is busy until the turn's stream has ended and
+    # it has reloaded the details. Its buttons were once enabled then while a click did nothing,
+    # so a quick "Decline" was never sent (the flaky test_declining_a_refund).
+    with (
+        desk_server(tmp_path, around=slow_session_lists) as base,
+        desk_page(browser, base, "decline-at-once") as desk,
+    ):
+        page = desk.page
+        desk.open()
+        sid = desk.new_session()
+        desk.say(FIRST)
+        expect(desk.chat_messages(FIRST_ANSWER)).to_have_count(1)
+        desk.idle()
+        desk.say(REFUND)
+        decline = page.locator("#chat .approval").get_by_role("button", name="Decline")
+        expect(decline).to_be_visible()
+        expect(decline).to_be_disabled()
+        decline.click()  # waits until the page takes answers
+        expect(desk.chat_messages("I have not refunded anything")).to_have_count(1)
+        desk.idle()
+        session = stored(base, sid)
+        assert session["pending"] == []
+        assert "refunds" not in session["state"]
 
 
 def test_a_server_with_keys_asks_for_one_and_hides_other_users_sessions(

@@ -17,6 +17,7 @@ export class ChatView {
   constructor(root, { onAnswer }) {
     this.root = root;
     this.onAnswer = onAnswer;
+    this.busy = false; // waiting for the server (setBusy); clearing the chat leaves it
     this.reset();
   }
 
@@ -233,9 +234,20 @@ export class ChatView {
     else {
       const answer = (confirmed) => () =>
         this.onAnswer(requestId, { kind: "confirmation", confirmed }, card);
+      // A card shown while the page waits for the server (the request arrives mid-turn) is
+      // born disabled like the others: the page takes no answer until the turn is over.
+      const busy = this.busy;
       actions.append(
-        h("button", { type: "button", class: "approve primary", onclick: answer(true) }, "Approve"),
-        h("button", { type: "button", class: "decline", onclick: answer(false) }, "Decline"),
+        h(
+          "button",
+          { type: "button", class: "approve primary", disabled: busy, onclick: answer(true) },
+          "Approve",
+        ),
+        h(
+          "button",
+          { type: "button", class: "decline", disabled: busy, onclick: answer(false) },
+          "Decline",
+        ),
       );
     }
     this.cards.set(requestId, card);
@@ -251,7 +263,7 @@ export class ChatView {
       { class: "credential-form" },
       h("label", { for: inputId }, `Credential (${authType || "secret"})`),
       h("input", { id: inputId, type: "password", autocomplete: "off", required: true }),
-      h("button", { type: "submit", class: "primary" }, "Send credential"),
+      h("button", { type: "submit", class: "primary", disabled: this.busy }, "Send credential"),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -298,8 +310,10 @@ export class ChatView {
     }
   }
 
-  /** Waiting for the server: the buttons of open requests are off meanwhile. */
+  /** Waiting for the server: the buttons of open requests are off meanwhile, also those of
+   * cards shown before it answers. */
   setBusy(busy) {
+    this.busy = busy;
     this.root.setAttribute("aria-busy", String(busy));
     for (const button of this.root.querySelectorAll(".approval .actions button")) {
       button.disabled = busy;
