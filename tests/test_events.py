@@ -228,7 +228,7 @@ parts = st.one_of(
         st.text(min_size=1),
     ),
 )
-names = st.text(st.characters(exclude_characters="\x00"), min_size=1, max_size=64)
+names = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=64)
 """Identifiers and state keys: no NUL, within the size limits (agentlog.limits)."""
 events = st.builds(
     Event,
