@@ -6,7 +6,8 @@ Run from the repository root with the dev venv::
 
 For 1 server and then for ``--servers`` servers (side by side in one run, each on a fresh
 PostgreSQL schema dropped afterwards), it starts that many ``python -m agentlog serve``
-processes on loopback, and, when ``agentlog worker`` exists, one worker beside them. Then
+processes on loopback, and one ``agentlog worker`` beside them; the servers enqueue a summary
+of each session idle for 2 s, and the worker takes it. Then
 ``--sessions`` concurrent client loops each create a session and take turns for ``--duration``
 seconds, every turn sent to the next server round-robin: a lookup ("my order A-1001?"), then
 every third turn a refund whose approval is answered through two servers at once (one must win,
@@ -18,8 +19,10 @@ and p99; cross-server delivery of a stored event (follower's receipt minus the s
 read in this process), p50 and p99; HTTP errors. Then the audit, read straight from the store:
 events lost (seen on a stream, not stored), duplicated, or interleaved (a turn's events not
 contiguous), sessions whose state is not the fold of their deltas, and approvals whose tool ran
-more or less than once. Every loop is bounded by ``--duration`` and a per-request timeout; all
-traffic goes to 127.0.0.1.
+more or less than once; then, once every session has gone idle (bounded wait), sessions not
+summarised at their final version, summaries not ``ok``, the most summary jobs run for one
+session version, and failed jobs. Every loop is bounded by ``--duration`` and a per-request
+timeout; all traffic goes to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ from bench.server import DEFAULT_DSN, HOST, WORKDIR, free_port, log
 LOOKUP: Final = "my order A-1001?"
 REFUND: Final = "please refund the shipping"
 REQUEST_TIMEOUT_S: Final = 60.0
+IDLE_S: Final = 2.0
+"""Servers enqueue a summary of a session this long after its last event."""
+SUMMARY_WAIT_S: Final = 90.0
 
 
 def _dsn_in(dsn: str, schema: str) -> str:
@@ -241,6 +247,39 @@ async def _audit(dsn: str, schema: str, stats: Stats) -> dict[str, int]:
     return dict(found)
 
 
+async def _summaries(dsn: str, schema: str) -> dict[str, int]:
+    """Wait (bounded) until every session is summarised at its final version; then count the
+    sessions that are not, summary rows that are not ``ok``, and summary jobs per version."""
+    import psycopg
+
+    query = (
+        "SELECT count(*) FILTER (WHERE s.session_version IS NULL),"
+        " count(*) FILTER (WHERE s.status IS DISTINCT FROM 'ok' AND s.status IS NOT NULL)"
+        " FROM sessions x LEFT JOIN agentlog_summaries s ON s.session_id = x.session_id"
+        " AND s.user_id = x.user_id AND s.session_version = x.version"
+    )
+    deadline = time.monotonic() + SUMMARY_WAIT_S
+    async with await psycopg.AsyncConnection.connect(_dsn_in(dsn, schema), autocommit=True) as c:
+        while True:
+            missing, bad = await (await c.execute(query)).fetchone() or (0, 0)
+            if missing == 0 or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.5)
+        jobs = await (
+            await c.execute(
+                "SELECT coalesce(max(n), 0), coalesce(sum(failed), 0) FROM (SELECT count(*) AS n,"
+                " count(*) FILTER (WHERE status = 'failed') AS failed FROM procrastinate_jobs"
+                " GROUP BY args->>'session_id', args->>'version') AS per_version"
+            )
+        ).fetchone() or (0, 0)
+    return {
+        "not summarised at the final version": missing,
+        "summaries not ok": bad,
+        "summary jobs for one version (max)": jobs[0],
+        "summary jobs failed": jobs[1],
+    }
+
+
 def _pct(values: list[float], q: float) -> str:
     if not values:
         return "-"
@@ -257,11 +296,12 @@ async def run_config(dsn: str, servers: int, sessions: int, duration: float) -> 
     db = _dsn_in(dsn, schema)
     logs = WORKDIR / schema
     logs.mkdir(parents=True, exist_ok=True)
-    has_worker = shutil.which("agentlog") is not None and _has_worker()
+    has_worker = _has_worker()
+    serve = ["serve", "--db", db, "--summarize-idle-after", str(IDLE_S)]
+    if not has_worker:
+        serve.append("--no-summaries")
     procs = [
-        Process(
-            ["serve", "--db", db, "--port", str(port), "--no-summaries"], logs / f"s{i}.log", port
-        )
+        Process([*serve, "--port", str(port)], logs / f"s{i}.log", port)
         for i, port in enumerate(free_port() for _ in range(servers))
     ]
     if has_worker:
@@ -291,6 +331,8 @@ async def run_config(dsn: str, servers: int, sessions: int, duration: float) -> 
                 await client.aclose()
         elapsed = time.perf_counter() - start
         audit = await _audit(dsn, schema, stats)
+        if has_worker:
+            audit.update(await _summaries(dsn, schema))
     finally:
         for proc in procs:
             proc.stop()
@@ -334,6 +376,10 @@ def report(results: list[dict[str, Any]]) -> None:
         "interleaved",
         "state != fold",
         "approvals not run once",
+        "not summarised at the final version",
+        "summaries not ok",
+        "summary jobs for one version (max)",
+        "summary jobs failed",
     ):
         rows.append((f"audit: {key}", lambda r, k=key: str(r["audit"].get(k, 0))))
     header = "| measure | " + " | ".join(f"{r['servers']} server(s)" for r in results) + " |"

@@ -184,6 +184,12 @@ async def test_a_worker_killed_mid_job_the_job_runs_again_and_stores_once(
             return [s for s, _ in await job_rows(postgres_dsn, schema)] == ["succeeded"]
 
         await until(succeeded, "the job succeeding", second)
+        # A server that saw the session unsummarised just before the job ended defers nothing.
+        again = await queue.enqueue_summary(
+            app_name=APP, user_id=USER, session_id=sid, version=version
+        )
+        assert again is False
+        assert len(await job_rows(postgres_dsn, schema)) == 1
     finally:
         await queue.close()
     assert await summary_rows(postgres_dsn, schema) == [(sid, version, "ok")]

@@ -164,10 +164,13 @@ class JobQueue:
         Raises ``StoreUnavailableError`` when the database cannot be reached.
         """
         await self.open()
+        queueing_lock = summary_queueing_lock(app_name, user_id, session_id, version)
+        if await self._deferred_before(queueing_lock):
+            return False
         deferrer = self.app.configure_task(
             SUMMARIZE_TASK,
             lock=summary_lock(app_name, user_id, session_id),
-            queueing_lock=summary_queueing_lock(app_name, user_id, session_id, version),
+            queueing_lock=queueing_lock,
         )
         try:
             await deferrer.defer_async(
@@ -178,6 +181,25 @@ class JobQueue:
         except ConnectorException as exc:
             raise self._unavailable(exc) from exc
         return True
+
+    async def _deferred_before(self, queueing_lock: str) -> bool:
+        """Whether a job of this session version is waiting, running or done.
+
+        procrastinate's ``queueing_lock`` refuses a second job only while the first waits; a
+        server whose scan saw the session unsummarised just before the job ended would defer
+        another, which would find the summary and do nothing. The finished job's row keeps its
+        ``queueing_lock``, so one look saves that run. A failed job does not count: the session
+        version may be tried again.
+        """
+        try:
+            row = await self.app.connector.execute_query_one_async(
+                "SELECT count(*) AS n FROM procrastinate_jobs WHERE queueing_lock = %(lock)s"
+                " AND status IN ('todo', 'doing', 'succeeded')",
+                lock=queueing_lock,
+            )
+        except ConnectorException as exc:
+            raise self._unavailable(exc) from exc
+        return bool(row["n"])
 
     async def _configure(self, conn: Conn) -> None:
         if self._schema is not None:
