@@ -191,6 +191,37 @@ async def test_a_follower_on_b_of_a_turn_on_a(kind: str, tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("kind", STORES)
+async def test_a_turn_paused_on_a_and_resumed_by_an_answer_on_a(kind: str, tmp_path: Path) -> None:
+    """A turn that pauses for a confirmation ends there; the answer resumes it under the same
+    invocation, and the follower on B gets that part with an end of its own."""
+    with two_servers(kind, tmp_path) as (app_a, app_b):
+        async with clients(app_a, app_b) as (a, b):
+            sid = (await a.post("/sessions", json={})).json()["id"]
+            follower = Stream(b, f"/sessions/{sid}/stream", params={"follow": "true"})
+            await follower.until_end()
+            await (await start_turn(a, sid, LOOKUP))
+            await follower.until_end()
+            await until(lambda: server_of(app_b).hub.waiting() == 1)
+            paused = await (await start_turn(a, sid, "please refund the shipping"))
+            frames = await follower.until_end()
+            assert event_ids(frames) == event_ids(paused)
+            assert [f.event for f in frames].count("end") == 1
+            asking = [f for f in frames if "needs_approval" in f.kinds]
+            assert asking == [frames[-2]]
+            (message,) = [m for m in asking[0].data["messages"] if m["kind"] == "needs_approval"]
+            await until(lambda: server_of(app_b).hub.waiting() == 1)
+            url = f"/sessions/{sid}/approvals/{message['data']['request_id']}"
+            reply = await a.post(url, json={"kind": "confirmation", "confirmed": True})
+            resumed = await follower.until_end()
+            assert event_ids(resumed) == event_ids(parse_sse(reply.text))
+            assert_one_turn(resumed)
+            assert {f.data["messages"][0]["invocation_id"] for f in resumed} == {
+                frames[-1].data["messages"][0]["invocation_id"]
+            }
+            await follower.drop()
+
+
+@pytest.mark.parametrize("kind", STORES)
 async def test_a_plain_stream_on_b_waits_for_the_turn_on_a(kind: str, tmp_path: Path) -> None:
     with two_servers(kind, tmp_path) as (app_a, app_b):
         async with clients(app_a, app_b) as (a, b):

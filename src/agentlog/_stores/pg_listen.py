@@ -1,10 +1,11 @@
 """PostgreSQL LISTEN/NOTIFY: how a process hears, within milliseconds, what another stored.
 
-**Channel.** ``agentlog_`` and the first 16 hex digits of the md5 of the store's schema (the
-``current_schema()`` of its connections, so a schema set by ``schema=`` and one set by the
-DSN's ``search_path`` name the same channel): :data:`CHANNEL_SQL` on the sending side,
-:func:`channel_for` on the listening one. A channel name must stay under 64 bytes, which a
-schema name plus a prefix need not.
+**Channel.** ``agentlog_`` and the first 16 hex digits of the md5 of the store's schema, the
+``current_schema()`` of its connections, so a schema given as ``schema=`` and one set by the
+DSN's ``search_path`` name the same channel: :data:`CHANNEL_SQL` on the sending side,
+:func:`channel_for` on the listening one. (A channel name must stay under 64 bytes, which a
+schema name and a prefix need not.) A notification reaches every listener of the database on
+that channel, whichever server sent it, the sender's own included.
 
 **Payloads.** Compact JSON objects (UTF-8, at most :data:`NOTICE_BYTES`, well under
 PostgreSQL's 8,000-byte limit); ``k`` names the kind, ``app``, ``user`` and ``session`` the
@@ -26,12 +27,13 @@ session:
 - ``{"k": "wake"}``: an event or end whose ids would not fit: every receiver looks again at
   every session it follows.
 
-**Listener.** :class:`PgListener` keeps one connection of its own (``LISTEN``, then
-``conn.notifies()``), checks it with a ``SELECT 1`` every ``heartbeat_s`` without a
-notification, and reconnects with a growing pause (50 ms doubling to 5 s) when it drops. After
-every connect it calls ``on_gap``: whatever was stored while nobody listened is found by
-reading the store again. Notifications are a shortcut, never the only path: a receiver still
-polls, so a missed one costs latency, not events.
+**Listener.** :class:`PgListener` keeps one connection of its own (``application_name``
+``agentlog-listen <channel>``; ``LISTEN``, then ``conn.notifies()``), checks it with a
+``SELECT 1`` after ``heartbeat_s`` without a notification, and reconnects with a growing pause
+(50 ms doubling to 5 s) when it drops. After every connect it calls ``on_gap``: whatever was
+stored while nobody listened is found by reading the store again. Notifications are a
+shortcut, never the only path: a receiver still polls, so a missed one costs latency, not
+events.
 """
 
 from __future__ import annotations

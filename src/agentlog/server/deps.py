@@ -31,9 +31,10 @@ class Server:
     keys: KeyRing
     approval_deadline_s: float
     follow_poll_s: float = 1.0
-    """How often a follow stream reads the store for what other processes stored."""
+    """How often a stream waiting on other processes reads the store, when nothing (a
+    notification of the store, a turn of this process) wakes it sooner."""
     versions: VersionReads | None = None
-    """Those reads, shared by every follow stream of this process."""
+    """Those reads (version and running turn), shared by every stream of this process."""
     summaries: SummaryStore | None = None
     summarizer: Summarizer | None = None
     memory: MemoryService | None = None

@@ -117,12 +117,14 @@ async def _next_change(
 ) -> tuple[list[LiveTurn], Replay]:
     """The registry and a read of the store after the cursor, once a turn of this process
     registers, a turn runs elsewhere, or something was stored."""
-    while not hub.turns(key) and not _changed(
-        cursor, await _state_after_wait(reads, watch, key, poll_s)
-    ):
-        pass
+    state: TurnState | None = None
+    while not hub.turns(key):
+        state = await _state_after_wait(reads, watch, key, poll_s)
+        if _changed(cursor, state):
+            break
     turns = hub.turns(key)
-    return turns, await read_after(store, app_name, key, cursor.last, turns)
+    news = state.version - cursor.version if state is not None and not turns else None
+    return turns, await read_after(store, app_name, key, cursor.last, turns, expect=news)
 
 
 async def _state_after_wait(

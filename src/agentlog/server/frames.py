@@ -45,7 +45,8 @@ class Frame:
     starts_turn: bool = False
     """The stored event is a user's message: the first event of a turn."""
     between_turns: bool = False
-    """The stored event is a compaction: stored after a turn ended, part of none."""
+    """The stored event is part of no turn: a compaction (stored after a turn ended), or the
+    ``interrupted`` error closing a turn whose process died (stored as the next one starts)."""
 
     def sse(self) -> ServerSentEvent:
         """The frame as sse-starlette sends it."""
@@ -55,7 +56,7 @@ class Frame:
 def stored_frame(event: Event) -> Frame:
     """The frame of a stored event: its routed messages and the event itself."""
     data = StreamFrame(event=event, messages=route(event)).model_dump_json()
-    between = event.actions.compaction is not None
+    between = event.actions.compaction is not None or event.error_code == ErrorCode.INTERRUPTED
     return Frame("event", data, event.id, event.invocation_id, event.author == "user", between)
 
 

@@ -16,8 +16,9 @@ what it stores as it is stored (woken by the store's notifications, :mod:`.signa
 ``poll_s`` seconds) and its drafts when that process publishes them. Where a turn ends is
 decided from the store, never from what one poll happened to find:
 
-- a stored user message (or compaction) begins something new, so the turn sent before it has
-  ended: its ``end`` goes first;
+- a stored user message begins a turn, and a compaction or the ``interrupted`` error closing a
+  dead process's turn is stored between turns: the turn sent before either has ended, so its
+  ``end`` goes first;
 - a turn whose events were sent before a read of the store that no longer shows it running
   (another turn's lease, or none) has stored all it will: its ``end`` follows them. The
   store is read for the turn's state *before* its events, so the events read after hold the
@@ -276,7 +277,8 @@ async def _until_idle(
             cursor.open = state.running
         opened = cursor.open
         if state.version != cursor.version:
-            replay = await read_after(store, app_name, key, cursor.last, pending)
+            news = state.version - cursor.version
+            replay = await read_after(store, app_name, key, cursor.last, pending, expect=news)
             for frame in cursor.frames(cursor.unseen(replay), author):
                 yield frame
         if cursor.open != opened:
