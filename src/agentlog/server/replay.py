@@ -38,17 +38,21 @@ async def read_after(
     key: SessionKey,
     after: str | None,
     covering: Sequence[LiveTurn] = (),
+    *,
+    expect: int | None = None,
 ) -> Replay:
     """The stored events after the one with id ``after`` (all of them for ``None``).
 
     Reads the tail first and widens it, so a reconnect near the end stays cheap however long
     the session is. The tail also covers every event the ``covering`` turns may have stored
     (their frames and at most one not yet published each), so ``known`` tells which of their
-    events the store already held. Raises ``SessionNotFoundError`` or
-    :class:`UnknownEventError`.
+    events the store already held. ``expect``, how many events the caller expects after
+    ``after`` (a reader that knows the versions), makes the first tail just long enough.
+    Raises ``SessionNotFoundError`` or :class:`UnknownEventError`.
     """
     user_id, session_id = key
-    wanted: int | None = None if after is None else 64
+    first = 64 if expect is None else max(1, expect) + 1
+    wanted: int | None = None if after is None else first
     while True:
         config = GetSessionConfig(num_recent_events=wanted) if wanted is not None else None
         session = await store.get_session(
