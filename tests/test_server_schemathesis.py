@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 
-from agentlog import SqliteSessionService
+from agentlog import InMemorySessionService, SqliteSessionService
 from agentlog.memory import InMemoryMemoryService
 from agentlog.server.schemas import BLANK_PATTERN
+from agentlog.sessions.base import SessionService
 from agentlog.summary import ExtractiveSummarizer, InMemorySummaryStore
 from server_support import ADMIN_KEY, ANA_KEY, auth, desk_app
 
@@ -36,13 +38,20 @@ MAX_EXAMPLES = 25
 
 _DIR = Path(tempfile.mkdtemp(prefix="agentlog-schemathesis-"))
 atexit.register(shutil.rmtree, _DIR, ignore_errors=True)  # also when the tests are deselected
+
+
+def _desk(store: SessionService) -> FastAPI:
+    """The refund desk with every optional route: summaries and memory too."""
+    return desk_app(
+        store,
+        summaries=InMemorySummaryStore(),
+        summarizer=ExtractiveSummarizer(),
+        memory=InMemoryMemoryService(),
+    )
+
+
 _STORE = SqliteSessionService(_DIR / "api.db")
-_APP = desk_app(
-    _STORE,
-    summaries=InMemorySummaryStore(),
-    summarizer=ExtractiveSummarizer(),
-    memory=InMemoryMemoryService(),
-)
+_APP = _desk(_STORE)
 schema = schemathesis.openapi.from_asgi("/openapi.json", _APP)
 
 _ADMIN_WRITES = {("PUT", "/state/app"), ("PATCH", "/state/app")}
@@ -86,8 +95,19 @@ def test_every_route_keeps_its_contract(case: Any) -> None:
 
 
 class _Sequences(schema.as_state_machine()):  # type: ignore[misc]
+    """Each sequence runs on an app of its own over an empty store: one replayed (to shrink
+    it, or from Hypothesis's example database) meets the answers it met the first time, which
+    the choice of its next steps depends on."""
+
+    def setup(self) -> None:
+        self.app = _desk(InMemorySessionService())
+
     def before_call(self, case: Any) -> None:
         _finite(case)
+
+    def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+        # Also what the checks that send again (without a key, say) send with.
+        return {"app": self.app}
 
 
 TestSequencesKeepTheContract = _Sequences.TestCase
