@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
+from agentlog import tracing
 from agentlog._frozen import FrozenDict, thaw
 from agentlog.agents.base import BaseAgent
 from agentlog.agents.history import latest_compaction
@@ -25,7 +26,7 @@ from agentlog.approvals import (
 )
 from agentlog.artifacts import ArtifactService, InMemoryArtifactService
 from agentlog.compaction.config import EventsCompactionConfig
-from agentlog.compaction.hook import CompactionHook
+from agentlog.compaction.hook import CompactionHook, CompactionQueue
 from agentlog.context import InvocationContext
 from agentlog.errors import (
     InvalidConfigError,
@@ -49,7 +50,7 @@ from agentlog.run_config import RunConfig
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
 from agentlog.sessions.leases import SessionLeases
 from agentlog.state import TEMP_PREFIX
-from agentlog.turn_lease import TurnLease
+from agentlog.turn_lease import TurnLease, hold_session
 
 __all__ = ["Runner", "confirmation_answer", "credential_answer"]
 
@@ -79,6 +80,9 @@ class Runner:
             long at most, and the next turn then closes it with an ``interrupted`` error.
         lease_wait_s: how long a turn waits for a session busy with another turn (in any
             process sharing the store) before ``SessionBusyError``.
+        compaction_queue: with ``compaction_config``, defer each due compaction as a job
+            (``agentlog.jobs.queue.JobQueue``, run by ``agentlog worker --compaction``)
+            instead of running it in a task of this process.
     """
 
     def __init__(
@@ -93,6 +97,7 @@ class Runner:
         compaction_config: EventsCompactionConfig | None = None,
         lease_ttl_s: float = 30.0,
         lease_wait_s: float = 60.0,
+        compaction_queue: CompactionQueue | None = None,
     ) -> None:
         if lease_ttl_s <= 0 or lease_wait_s < 0:
             raise InvalidConfigError("lease_ttl_s must be > 0 and lease_wait_s >= 0")
@@ -109,13 +114,16 @@ class Runner:
         self._load_config: GetSessionConfig | None = None
         if compaction_config is not None:
             self._compaction = CompactionHook(
-                compaction_config, session_service, session_lock=self._compaction_lock
+                compaction_config,
+                session_service,
+                session_lock=self._compaction_lock,
+                queue=compaction_queue,
             )
             self._load_config = GetSessionConfig(from_latest_compaction=True)
 
     # --- public ---------------------------------------------------------------------------
 
-    async def run_async(
+    def run_async(
         self,
         *,
         user_id: str,
@@ -129,8 +137,27 @@ class Runner:
         Raises before anything is stored when the message is invalid
         (``InvalidMessageError``), the session is unknown (``SessionNotFoundError``), or an
         answer names no pending request (``UnknownRequestError``,
-        ``RequestAlreadyAnsweredError``, ``RequestAbandonedError``).
+        ``RequestAlreadyAnsweredError``, ``RequestAbandonedError``). With OpenTelemetry the
+        turn is an ``invocation`` span (:mod:`agentlog.tracing`).
         """
+        turn = self._run_turn(
+            user_id=user_id,
+            session_id=session_id,
+            new_message=new_message,
+            run_config=run_config,
+            state_delta=state_delta,
+        )
+        return tracing.trace_turn(turn, app_name=self.app_name, session_id=session_id)
+
+    async def _run_turn(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        new_message: Content,
+        run_config: RunConfig | None,
+        state_delta: Mapping[str, Any] | None,
+    ) -> AsyncIterator[Event]:
         _check_message(new_message)
         key = (id(self.session_service), self.app_name, user_id, session_id)
         async with _SessionLock(key):
@@ -260,16 +287,19 @@ class Runner:
         """What a compaction holds while it appends: this process's lock on the session and,
         on a store with leases, the session lease (its token is yielded)."""
         user_id, session_id = key
-        async with _SessionLock((id(self.session_service), self.app_name, user_id, session_id)):
-            hold = self._hold(user_id, session_id, "compaction")
-            if hold is None:
-                yield None
-                return
-            lease = await hold.acquire()
-            try:
-                yield lease.token
-            finally:
-                await asyncio.shield(hold.release())
+        async with (
+            _SessionLock((id(self.session_service), self.app_name, user_id, session_id)),
+            hold_session(
+                self.session_service,
+                app_name=self.app_name,
+                user_id=user_id,
+                session_id=session_id,
+                invocation_id="compaction",
+                ttl_s=self.lease_ttl_s,
+                wait_s=self.lease_wait_s,
+            ) as token,
+        ):
+            yield token
 
     def _agent_for(self, ctx: InvocationContext) -> BaseAgent:
         if ctx.resume is not None:
@@ -334,7 +364,8 @@ class Runner:
             return event
         event = await self._offload(ctx, event)
         try:
-            ctx.session = await self.session_service.append_event(ctx.session, event)
+            with tracing.store_append(self.session_service, ctx.session, event):
+                ctx.session = await self.session_service.append_event(ctx.session, event)
         except StaleSessionError:
             if ctx.session.lease_token is not None:
                 # Nobody may write a leased session but its holder: a writer broke the rule.

@@ -20,13 +20,16 @@ import asyncio
 import os
 import socket
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Final
 
 from agentlog.errors import LeaseLostError, SessionBusyError, StoreError
 from agentlog.logs import get_logger
+from agentlog.sessions.base import SessionService
 from agentlog.sessions.leases import Lease, SessionLeases
 
-__all__ = ["TurnLease"]
+__all__ = ["TurnLease", "hold_session"]
 
 logger = get_logger("agentlog.runner")
 
@@ -157,3 +160,35 @@ class TurnLease:
                 self._ttl_s,
                 exc,
             )
+
+
+@asynccontextmanager
+async def hold_session(
+    store: SessionService,
+    *,
+    app_name: str,
+    user_id: str,
+    session_id: str,
+    invocation_id: str,
+    ttl_s: float,
+    wait_s: float,
+) -> AsyncIterator[int | None]:
+    """Hold the session's lease for work outside a turn (a compaction, in any process); yield
+    its fencing token to append under, or ``None`` for a store without leases."""
+    if not isinstance(store, SessionLeases):
+        yield None
+        return
+    hold = TurnLease(
+        store,
+        app_name=app_name,
+        user_id=user_id,
+        session_id=session_id,
+        invocation_id=invocation_id,
+        ttl_s=ttl_s,
+        wait_s=wait_s,
+    )
+    lease = await hold.acquire()
+    try:
+        yield lease.token
+    finally:
+        await asyncio.shield(hold.release())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Final
+from typing import Final, Protocol
 
 from agentlog.compaction.config import EventsCompactionConfig
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
@@ -23,13 +23,26 @@ from agentlog.events import Event
 from agentlog.logs import get_logger, log_context
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
 
-__all__ = ["CompactionHook", "SessionLock"]
+__all__ = ["CompactionHook", "CompactionQueue", "SessionLock"]
 
 logger = get_logger("agentlog.compaction")
 
 SessionLock = Callable[[tuple[str, str]], AbstractAsyncContextManager[int | None]]
 """The runner's hold on a session, by ``(user_id, session_id)``: its lock in this process and
 the session lease, whose fencing token it yields (``None`` for a store without leases)."""
+
+
+class CompactionQueue(Protocol):
+    """Where compactions are deferred to run outside the process that ran the turn
+    (``agentlog.jobs.queue.JobQueue``)."""
+
+    async def enqueue_compaction(
+        self, *, app_name: str, user_id: str, session_id: str, version: int
+    ) -> bool:
+        """Defer the compaction the session at ``version`` triggered; False if one was
+        already deferred for it."""
+        ...
+
 
 _APPEND_ATTEMPTS: Final = 3
 _BACKGROUND: set[asyncio.Task[Event | None]] = set()
@@ -46,6 +59,8 @@ class CompactionHook:
         session_service: where the compaction events go.
         session_lock: the runner's hold on a session, taken only while the compaction event is
             appended, so it never lands in the middle of a turn, in any process.
+        queue: defer each due compaction as a job (run by a worker) instead of running it in
+            a task of this process.
     """
 
     def __init__(
@@ -54,10 +69,12 @@ class CompactionHook:
         session_service: SessionService,
         *,
         session_lock: SessionLock | None = None,
+        queue: CompactionQueue | None = None,
     ) -> None:
         self.config = config
         self.session_service = session_service
         self._session_lock = session_lock
+        self._queue = queue
         self._running: dict[tuple[str, str, str], asyncio.Task[Event | None]] = {}
 
     def after_turn(self, session: Session, invocation_id: str) -> asyncio.Task[Event | None] | None:
@@ -80,14 +97,36 @@ class CompactionHook:
             return None
         if window is None:
             return None
-        task = asyncio.create_task(
-            self._run(session, window, invocation_id), name=f"agentlog-compaction-{session.id}"
+        work = (
+            self._run(session, window, invocation_id)
+            if self._queue is None
+            else self._defer(self._queue, session)
         )
+        task = asyncio.create_task(work, name=f"agentlog-compaction-{session.id}")
         self._running[key] = task
         _BACKGROUND.add(task)
         task.add_done_callback(lambda _: self._running.pop(key, None))
         task.add_done_callback(_BACKGROUND.discard)
         return task
+
+    async def _defer(self, queue: CompactionQueue, session: Session) -> Event | None:
+        """Defer the compaction; nothing is stored here, so ``None``."""
+        try:
+            await queue.enqueue_compaction(
+                app_name=session.app_name,
+                user_id=session.user_id,
+                session_id=session.id,
+                version=session.version,
+            )
+        except Exception as exc:
+            logger.warning(
+                "compaction of session %s: deferring the job failed; the next turn tries "
+                "again: %s: %s",
+                session.id,
+                type(exc).__name__,
+                exc,
+            )
+        return None
 
     async def wait(self) -> None:
         """Wait for every compaction started so far (and any they are waiting on) to end."""

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-__all__ = ["load_summarizer", "register", "worker"]
+__all__ = ["load_compaction", "load_summarizer", "register", "worker"]
 
 
 def load_summarizer(spec: str | None) -> Any:
@@ -34,6 +34,23 @@ def load_summarizer(spec: str | None) -> Any:
         obj = obj()
     if not callable(getattr(obj, "summarize", None)):
         raise ValueError(f"{spec} is a {type(obj).__name__}, not a summariser")
+    return obj
+
+
+def load_compaction(spec: str) -> Any:
+    """The ``EventsCompactionConfig`` ``module:object`` names (or a callable returning one)."""
+    from agentlog.compaction.config import EventsCompactionConfig
+
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"--compaction {spec!r} is not 'module:object'")
+    obj: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    if not isinstance(obj, EventsCompactionConfig) and callable(obj):
+        obj = obj()
+    if not isinstance(obj, EventsCompactionConfig):
+        raise ValueError(f"{spec} is a {type(obj).__name__}, not an EventsCompactionConfig")
     return obj
 
 
@@ -61,6 +78,14 @@ def worker(
         typer.Option(help="A worker silent this many seconds is dead: its jobs run again."),
     ] = 30.0,
     name: Annotated[str, typer.Option(help="The worker's name in the logs.")] = "agentlog-worker",
+    compaction: Annotated[
+        str | None,
+        typer.Option(
+            help="Also run deferred compactions with this EventsCompactionConfig "
+            "(module:object).",
+        ),
+    ] = None,
+    app_name: Annotated[str, typer.Option(help="The app whose sessions it compacts.")] = "agentlog",
 ) -> None:
     """Run background jobs (summaries of idle sessions) from a PostgreSQL database."""
     if not db.startswith(("postgresql://", "postgres://")):
@@ -85,11 +110,21 @@ def worker(
         chosen = load_summarizer(summarizer)
     except (ValueError, ImportError, AttributeError) as exc:
         raise typer.BadParameter(str(exc), param_hint="--summarizer") from None
+    compactions: Any = None
+    if compaction is not None:
+        from agentlog.jobs.compactions import CompactionJobServices
+
+        try:
+            config = load_compaction(compaction)
+        except (ValueError, ImportError, AttributeError) as exc:
+            raise typer.BadParameter(str(exc), param_hint="--compaction") from None
     retry = retry_strategy(max_retries, retry_backoff)
     queue = JobQueue(db, retry=retry, max_size=max(2, concurrency + 1))
     sessions = PostgresSessionService(db)
     store = PostgresSummaryStore(db)
     services = SummaryJobServices(sessions=sessions, store=store, summarizer=chosen)
+    if compaction is not None:
+        compactions = CompactionJobServices(sessions=sessions, config=config, app_name=app_name)
     console = Console(stderr=True)
 
     async def main() -> None:
@@ -103,6 +138,7 @@ def worker(
                 name=name,
                 heartbeat_s=heartbeat,
                 stalled_after_s=stalled_after,
+                compactions=compactions,
             )
         finally:
             await queue.close()

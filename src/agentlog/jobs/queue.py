@@ -35,12 +35,15 @@ from agentlog.jobs._deps import (
     psycopg,
     sql,
 )
+from agentlog.jobs.compactions import COMPACT_TASK, COMPACTION_QUEUE, compaction_tasks
 from agentlog.jobs.schema import apply_schema
 from agentlog.jobs.summaries import SUMMARIZE_TASK, summary_tasks
 
 __all__ = [
     "DEFAULT_RETRY",
     "JobQueue",
+    "compaction_lock",
+    "compaction_queueing_lock",
     "retry_strategy",
     "summary_lock",
     "summary_queueing_lock",
@@ -73,6 +76,16 @@ def _digest(*parts: str) -> str:
 def summary_lock(app_name: str, user_id: str, session_id: str) -> str:
     """The procrastinate ``lock`` of a session's summary jobs: one runs at a time."""
     return f"agentlog:summary:{_digest(app_name, user_id, session_id)}"
+
+
+def compaction_lock(app_name: str, user_id: str, session_id: str) -> str:
+    """The procrastinate ``lock`` of a session's compaction jobs: one runs at a time."""
+    return f"agentlog:compaction:{_digest(app_name, user_id, session_id)}"
+
+
+def compaction_queueing_lock(app_name: str, user_id: str, session_id: str, version: int) -> str:
+    """The ``queueing_lock`` of the compaction job a session version triggered."""
+    return f"agentlog:compaction:{_digest(app_name, user_id, session_id, str(version))}"
 
 
 def summary_queueing_lock(app_name: str, user_id: str, session_id: str, version: int) -> str:
@@ -126,6 +139,7 @@ class JobQueue:
             pool_args["configure"] = self._configure
         self.app = App(connector=PsycopgConnector(**pool_args))
         self.app.add_tasks_from(summary_tasks(retry), namespace="agentlog")
+        self.app.add_tasks_from(compaction_tasks(), namespace="agentlog")
         self._open_lock = asyncio.Lock()
         self._opened = False
 
@@ -170,6 +184,34 @@ class JobQueue:
         deferrer = self.app.configure_task(
             SUMMARIZE_TASK,
             lock=summary_lock(app_name, user_id, session_id),
+            queueing_lock=queueing_lock,
+        )
+        try:
+            await deferrer.defer_async(
+                app_name=app_name, user_id=user_id, session_id=session_id, version=version
+            )
+        except AlreadyEnqueued:
+            return False
+        except ConnectorException as exc:
+            raise self._unavailable(exc) from exc
+        return True
+
+    async def enqueue_compaction(
+        self, *, app_name: str, user_id: str, session_id: str, version: int
+    ) -> bool:
+        """Defer the compaction job the session at ``version`` triggered; False if one was
+        deferred for that version already (see :mod:`agentlog.jobs.compactions`).
+
+        Raises ``StoreUnavailableError`` when the database cannot be reached.
+        """
+        await self.open()
+        queueing_lock = compaction_queueing_lock(app_name, user_id, session_id, version)
+        if await self._deferred_before(queueing_lock):
+            return False
+        deferrer = self.app.configure_task(
+            COMPACT_TASK,
+            queue=COMPACTION_QUEUE,
+            lock=compaction_lock(app_name, user_id, session_id),
             queueing_lock=queueing_lock,
         )
         try:

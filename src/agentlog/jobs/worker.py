@@ -16,6 +16,11 @@ import asyncio
 import contextlib
 
 from agentlog.jobs._deps import ConnectorException
+from agentlog.jobs.compactions import (
+    COMPACTION_CONTEXT_KEY,
+    COMPACTION_QUEUE,
+    CompactionJobServices,
+)
 from agentlog.jobs.queue import JobQueue
 from agentlog.jobs.summaries import CONTEXT_KEY, SummaryJobServices
 from agentlog.logs import get_logger
@@ -59,6 +64,7 @@ async def run_worker(
     heartbeat_s: float = 10.0,
     stalled_after_s: float = 30.0,
     install_signal_handlers: bool = True,
+    compactions: CompactionJobServices | None = None,
 ) -> None:
     """Run jobs until cancelled or stopped by SIGINT/SIGTERM (running jobs may finish).
 
@@ -70,6 +76,7 @@ async def run_worker(
         heartbeat_s: seconds between heartbeats, and between sweeps for stalled jobs.
         stalled_after_s: a worker silent this long is dead: its jobs run again elsewhere.
         install_signal_handlers: stop gracefully on SIGINT/SIGTERM (off when embedded).
+        compactions: what compaction jobs run with; only a worker given it takes them.
     """
     if concurrency < 1 or not 0 < heartbeat_s < stalled_after_s:
         raise ValueError("need concurrency >= 1 and 0 < heartbeat_s < stalled_after_s")
@@ -79,7 +86,8 @@ async def run_worker(
         await queue.app.run_worker_async(
             concurrency=concurrency,
             name=name,
-            additional_context={CONTEXT_KEY: services},
+            additional_context={CONTEXT_KEY: services, COMPACTION_CONTEXT_KEY: compactions},
+            queues=["default", COMPACTION_QUEUE] if compactions is not None else ["default"],
             update_heartbeat_interval=heartbeat_s,
             stalled_worker_timeout=stalled_after_s,
             install_signal_handlers=install_signal_handlers,
