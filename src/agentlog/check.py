@@ -157,9 +157,8 @@ def _event_problem(
 
 
 def _state_problem(ref: RecordRef, value: Any) -> Problem | None:
-    assert ref.key is not None
     try:
-        decode_value(value, key=ref.key, table=ref.table)
+        decode_value(value, key=ref.key or "", table=ref.table)
     except CorruptRecordError as exc:
         return Problem(ref, exc.reason)
     return None

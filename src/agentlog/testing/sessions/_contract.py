@@ -313,6 +313,7 @@ class ContractTests(ConformanceBase):
             await self._reload(store, s)
         assert caught.value.session_id == "corrupt"
         assert caught.value.event_id == bad.id
+        assert (caught.value.table, caught.value.key) == ("events", bad.id)
         assert bad.id in str(caught.value)
         recent = await store.get_session(
             app_name=APP,
