@@ -8,7 +8,7 @@ to the world is a new event whose ``actions`` say what it does.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Final, Literal, Self, get_args
 
@@ -76,17 +76,20 @@ class _Frozen(BaseModel):
 
     def __init__(self, /, **data: Any) -> None:
         try:
-            super().__init__(**data)
+            # What ``BaseModel.__init__`` does, without its frame: every event made runs this.
+            self.__pydantic_validator__.validate_python(data, self_instance=self)
         except ValidationError as exc:
             # A value outside the input contract raises its own typed error, not pydantic's.
             typed = contract_error(exc)
             if typed is None:
                 raise
             raise typed from None
+        # Models given whole were checked when they were made (``revalidate_instances`` is
+        # pydantic's "never" too); those built here from plain data are checked now.
+        _check_strings(self, "", data)
 
     # Marked as pydantic's own (as pydantic's RootModel does), so only a call like ``Event(...)``
-    # runs it: a custom ``__init__`` would also run for every nested model and every payload
-    # read back, without the validation context that lets those skip the checks.
+    # runs it, never pydantic: a payload read back from a store costs no string checks.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
     _id_fields: ClassVar[tuple[str, ...]] = ()
@@ -94,34 +97,55 @@ class _Frozen(BaseModel):
     _text_fields: ClassVar[tuple[str, ...]] = ()
     """The fields whose type holds strings, JSON-valued ones aside (those are checked whole,
     before pydantic walks them: ``_json_in``)."""
+    _model_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields whose type holds models of this module."""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
+        fields = cls.model_fields.items()
         cls._text_fields = tuple(
-            name
-            for name, field in cls.model_fields.items()
-            if name not in _JSON_FIELDS and _holds_str(field.annotation)
+            name for name, f in fields if name not in _JSON_FIELDS and _holds(f.annotation, _is_str)
         )
+        cls._model_fields = tuple(name for name, f in fields if _holds(f.annotation, _is_model))
 
-    @model_validator(mode="after")
-    def _valid_strings(self, info: ValidationInfo) -> Self:
-        # One validator for every model, doing nothing for a payload read back (``STORED``):
-        # the one Python call a model costs on the load path. (A ``before`` validator would
-        # cost more: pydantic would build each payload as Python objects before validating.)
-        if _checking(info):
-            fields = self.__dict__
-            for name in self._id_fields:
-                check_identifier(fields[name], name)
-            for name in self._text_fields:
-                value = fields[name]
-                if value.__class__ is str:
-                    check_text(value, name)
-                elif value:  # a tuple or set of strings, or a mapping keyed by them
-                    for item in value:
-                        if item.__class__ is str and not item.isascii():
-                            check_text(item, where_key(name, item))
-        return self
+
+def _check_strings(model: _Frozen, prefix: str, given: Mapping[str, Any] | None = None) -> None:
+    """Check the identifiers and strings of ``model`` and of the models it holds, but those
+    that ``given`` (the data it was made from) held as models already."""
+    fields = model.__dict__
+    for name in model._id_fields:
+        check_identifier(fields[name], prefix + name)
+    for name in model._text_fields:
+        value = fields[name]
+        if value.__class__ is str:
+            check_text(value, prefix + name)
+        elif value:  # a tuple or set of strings, or a mapping keyed by them
+            for item in value:
+                if item.__class__ is str and not item.isascii():
+                    check_text(item, where_key(prefix + name, item))
+    for name in model._model_fields:
+        value = fields[name]
+        if not value:
+            continue
+        source = given.get(name) if given is not None else None
+        if isinstance(value, _Frozen):
+            if value is not source:
+                _check_strings(value, f"{prefix}{name}.")
+            continue
+        # A tuple of models, or a mapping to them.
+        pairs = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in pairs:
+            if isinstance(source, dict | list | tuple):
+                try:
+                    if source[key] is item:
+                        continue
+                except (KeyError, IndexError):
+                    pass
+            where = (
+                where_key(prefix + name, key) if isinstance(key, str) else f"{prefix}{name}[{key}]"
+            )
+            _check_strings(item, where + ".")
 
 
 _JSON_FIELDS: Final = frozenset(
@@ -129,8 +153,18 @@ _JSON_FIELDS: Final = frozenset(
 )
 
 
-def _holds_str(annotation: Any) -> bool:
-    return annotation is str or any(_holds_str(arg) for arg in get_args(annotation))
+def _holds(annotation: Any, kind: Callable[[Any], bool]) -> bool:
+    """Whether a field's type is, or is made of, one that ``kind`` picks (``str | None``,
+    ``tuple[Part, ...]``)."""
+    return kind(annotation) or any(_holds(arg, kind) for arg in get_args(annotation))
+
+
+def _is_str(annotation: Any) -> bool:
+    return annotation is str  # not a str enum: its values are the enum's own
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, _Frozen)
 
 
 def _json_in(value: Any, info: ValidationInfo) -> Any:

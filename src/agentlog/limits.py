@@ -238,35 +238,43 @@ def _walk(value: object, depth: int) -> int:
         if real - real != 0.0:  # true of NaN and the infinities only
             raise _Refusal(lambda where: _float_error(where, real))
         return 24
-    if kind is dict:
-        if depth >= MAX_DEPTH:
-            raise _Refusal(_too_deep)
-        mapping: dict[object, object] = value  # type: ignore[assignment]
-        size = 1 + len(mapping)
-        for key, item in mapping.items():
-            try:
-                if key.__class__ is str:
-                    if not key.isascii() and _SURROGATE.search(key) is not None:
-                        raise _Refusal(_unicode_error)
-                    size += 6 * len(key) + 3
-                size += _walk(item, depth + 1)
-            except _Refusal as refusal:
+    if kind is not dict and kind is not list:
+        return 5  # null, true, false; or not JSON, for the caller's schema to refuse
+    if depth >= MAX_DEPTH:
+        raise _Refusal(_too_deep)
+    container: Any = value
+    size = 1 + len(container)
+    items = container.items() if kind is dict else enumerate(container)
+    for key, item in items:
+        if key.__class__ is str:
+            if not key.isascii() and _SURROGATE.search(key) is not None:
+                refusal = _Refusal(_unicode_error)
                 refusal.path.append(key)
-                raise
-        return size
-    if kind is list:
-        if depth >= MAX_DEPTH:
-            raise _Refusal(_too_deep)
-        items: list[object] = value  # type: ignore[assignment]
-        size = 1 + len(items)
-        for index, item in enumerate(items):
-            try:
-                size += _walk(item, depth + 1)
-            except _Refusal as refusal:
-                refusal.path.append(index)
-                raise
-        return size
-    return 5  # null, true, false; or not JSON, for the caller's schema to refuse
+                raise refusal
+            size += 6 * len(key) + 3
+        # Plain scalars inline, without a call: most items of most values are.
+        cls = item.__class__
+        if cls is str:
+            if item.isascii():
+                size += 6 * len(item) + 2
+                continue
+        elif cls is int:
+            if -_MAX_INT <= item <= _MAX_INT:
+                size += (item.bit_length() * 1233 >> 12) + 2
+                continue
+        elif cls is float:
+            if item - item == 0.0:
+                size += 24
+                continue
+        elif cls is bool or item is None:
+            size += 5
+            continue
+        try:
+            size += _walk(item, depth + 1)
+        except _Refusal as refusal:
+            refusal.path.append(key)
+            raise
+    return size
 
 
 _KINDS: Final[dict[type, type]] = {
