@@ -25,7 +25,10 @@ and a state key, at most ``512 + 512 + 1,024 = 2,048`` bytes. SQLite and the in-
 index anything; these limits hold for them too, so the three stores answer alike.
 
 A violation raises a subclass of :class:`~agentlog.errors.InvalidValueError` (an
-``InvalidEventError``) naming where it is, before anything is written.
+``InvalidEventError``) naming where it is, before anything is written: when an event is made
+(``Event(...)`` and the models in it), and again in the stores' shared code
+(:mod:`agentlog.sessions._plan`) for the ids, the state and the encoded event of every create,
+append and read, whatever skipped validation on the way (``model_copy``).
 """
 
 from __future__ import annotations
