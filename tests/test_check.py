@@ -422,3 +422,20 @@ def test_a_record_name_reads_back_as_the_record(ref: RecordRef) -> None:
     assert str(ref).count(":") == 1 + sum(
         getattr(ref, p) is not None for p in ("user_id", "session_id", "key")
     )
+
+
+@pytest.mark.postgres
+async def test_a_postgres_schema_can_be_named_instead_of_set_in_the_dsn(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
+    from agentlog.sessions.postgres import PostgresSessionService
+
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema) as store:
+        s = await session_with(store, "s1", "a", "b", **{"app:limit": 5})
+        await store.append_event(s, said("c"))
+    report = await check_store(postgres_dsn, schema=postgres_schema)
+    assert report.clean
+    assert (report.rows["events"], report.rows["app_state"]) == (3, 1)
+    assert report.where.endswith(f"(schema {postgres_schema})")
+    with pytest.raises(StoreUnavailableError, match="holds no agentlog sessions"):
+        await check_store(postgres_dsn, schema=f"{postgres_schema}_none")
