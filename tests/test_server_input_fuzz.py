@@ -366,3 +366,45 @@ async def test_the_store_behind_the_server_holds_nothing_it_cannot_read(served: 
     )
     assert [dict(e.actions.state_delta) for e in audit.events] == [{"app:ok": 1}]
     assert json.loads((await served.ana.get("/state/app")).text) == {"state": {"ok": 1}}
+
+
+# --- what the 422s say ------------------------------------------------------------------------
+
+
+async def post_raw(client: httpx.AsyncClient, path: str, body: str) -> httpx.Response:
+    return await client.post(
+        path,
+        content=body.encode("utf-8", "surrogatepass"),
+        headers={"content-type": "application/json"},
+    )
+
+
+async def test_a_lone_surrogate_gets_a_json_422_that_leaves_it_out(served: Served) -> None:
+    response = await post_raw(served.ana, f"/sessions/{TALK}/messages", '{"text": "hi \\ud800"}')
+    assert response.status_code == 422
+    (error,) = response.json()["detail"]
+    assert error["loc"] == ["body", "text"]
+    assert "input" not in error  # it cannot be encoded, so it is not repeated
+
+
+async def test_nan_in_a_delta_gets_a_422_naming_the_key_and_stores_nothing(
+    served: Served,
+) -> None:
+    before = (await served.ana.get(f"/sessions/{TALK}")).json()["version"]
+    body = '{"text": "hi", "state_delta": {"user:limit": NaN}}'
+    response = await post_raw(served.ana, f"/sessions/{TALK}/messages", body)
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": "state_delta['user:limit'] is NaN: JSON numbers are finite"
+    }
+    assert (await served.ana.get(f"/sessions/{TALK}")).json()["version"] == before
+
+
+async def test_an_error_deep_in_a_value_names_its_place_cut_short(served: Served) -> None:
+    body = '{"text": "hi", "state_delta": {"k": ' + _nested(300) + "}}"
+    response = await post_raw(served.ana, f"/sessions/{TALK}/messages", body)
+    assert response.status_code == 422
+    (error,) = response.json()["detail"]
+    assert error["loc"][:4] == ["body", "state_delta", "k", "list"]
+    assert error["loc"][-1] == "..."
+    assert len(response.content) < 10_000

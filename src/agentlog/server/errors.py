@@ -84,12 +84,15 @@ async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
 
 MAX_ECHO_BYTES: Final = 1_000
 """The largest input a validation error repeats back; a longer one is left out."""
+MAX_LOC_STEPS: Final = 32
+"""The most steps of an error's ``loc`` sent; a deeper place (in a value nested hundreds deep)
+ends with ``"..."``."""
 
 
 def _error(error: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "type": sendable(str(error.get("type", ""))),
-        "loc": [p if isinstance(p, int) else sendable(str(p)) for p in error.get("loc", ())],
+        "loc": _loc(error.get("loc", ())),
         "msg": sendable(str(error.get("msg", ""))),
     }
     if "input" in error:
@@ -100,6 +103,13 @@ def _error(error: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(ctx, Mapping):
         out["ctx"] = {sendable(str(k)): _plain(v) for k, v in ctx.items()}
     return out
+
+
+def _loc(loc: Sequence[Any]) -> list[int | str]:
+    steps: list[int | str] = [
+        step if isinstance(step, int) else sendable(str(step)) for step in loc[:MAX_LOC_STEPS]
+    ]
+    return [*steps, "..."] if len(loc) > MAX_LOC_STEPS else steps
 
 
 def _echo(value: Any) -> Any:
