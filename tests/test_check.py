@@ -439,3 +439,31 @@ async def test_a_postgres_schema_can_be_named_instead_of_set_in_the_dsn(
     assert report.where.endswith(f"(schema {postgres_schema})")
     with pytest.raises(StoreUnavailableError, match="holds no agentlog sessions"):
         await check_store(postgres_dsn, schema=f"{postgres_schema}_none")
+
+
+async def test_sqlite_text_that_is_not_utf8_is_a_corrupt_record_not_an_outage(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bytes.db"
+    store = SqliteSessionService(path, cache_events=0)
+    try:
+        s1 = await session_with(store, "s1", "hi", k="v")
+        with sqlite3.connect(path) as conn:
+            # What a torn write or a foreign writer can leave in a TEXT column.
+            conn.execute("UPDATE events SET payload = CAST(X'7BFF7D' AS TEXT)")
+            conn.execute("UPDATE session_state SET value = CAST(X'22FF22' AS TEXT)")
+        with pytest.raises(CorruptRecordError) as caught:
+            await load(store, "s1")
+        assert caught.value.key == s1.events[0].id
+        with pytest.raises(CorruptRecordError, match="session_state key 'k'"):
+            await load(store, "s1", num_recent_events=0)
+    finally:
+        await store.close()
+    report = await check_store(str(path))
+    assert [str(p.record) for p in report.problems] == [
+        f"events:refunds:ana:s1:{s1.events[0].id}",
+        "session_state:refunds:ana:s1:k",
+    ]
+    await quarantine(str(path), report.problems[0].record)
+    (original,) = sqlite3.connect(path).execute("SELECT original FROM quarantine").fetchone()
+    assert '"payload": {"hex": "7bff7d"}' in original
