@@ -38,7 +38,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import aclosing
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
@@ -59,6 +59,9 @@ from agentlog.server.signals import Watch
 from agentlog.server.versions import VersionReads
 from agentlog.sessions.base import SessionService
 from agentlog.sessions.leases import TurnState
+
+if TYPE_CHECKING:
+    from agentlog._stores.pg_listen import Draft
 
 __all__ = [
     "COMPACTION_LEASE",
@@ -234,7 +237,7 @@ async def _until_idle(
     elsewhere: _Elsewhere | None = None,
 ) -> AsyncGenerator[Frame, None]:
     followed: list[LiveTurn] = []
-    sent_draft: object = None
+    sent_draft: Draft | None = None
     while True:
         for frame in cursor.frames(cursor.unseen(replay), author):
             yield frame
