@@ -34,7 +34,12 @@ class Session(BaseModel):
         description="app:, user: and session state, keys with their prefixes.",
     )
     events: tuple[Event, ...] = Field(default=(), description="Stored events loaded, in order.")
-    version: int = Field(default=0, ge=0, description="Number of events stored in the session.")
+    version: int = Field(
+        default=0,
+        ge=0,
+        description="Number of events stored in the session (one moved to quarantine by "
+        "``agentlog check --quarantine`` still counts, so a full load may hold fewer).",
+    )
     last_update_time: float = Field(description="Timestamp of the last stored event or creation.")
     create_time: float | None = Field(
         default=None,
@@ -148,7 +153,9 @@ class SessionService(Protocol):
         ...
 
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
-        """The sessions of an app (of one user, if given), without events, oldest first."""
+        """The sessions of an app (of one user, if given), without events, oldest first. A
+        state row that cannot be decoded is left out of the listing (and logged), so one bad
+        record never hides every session; loading that session names it."""
         ...
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
