@@ -50,7 +50,7 @@ from agentlog.run_config import RunConfig
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
 from agentlog.sessions.leases import SessionLeases
 from agentlog.state import TEMP_PREFIX
-from agentlog.turn_lease import TurnLease, hold_session
+from agentlog.turn_lease import COMPACTION_LEASE, TurnLease, hold_session
 
 __all__ = ["Runner", "confirmation_answer", "credential_answer"]
 
@@ -294,7 +294,7 @@ class Runner:
                 app_name=self.app_name,
                 user_id=user_id,
                 session_id=session_id,
-                invocation_id="compaction",
+                invocation_id=COMPACTION_LEASE,
                 ttl_s=self.lease_ttl_s,
                 wait_s=self.lease_wait_s,
             ) as token,

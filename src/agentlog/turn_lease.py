@@ -29,9 +29,13 @@ from agentlog.logs import get_logger
 from agentlog.sessions.base import SessionService
 from agentlog.sessions.leases import Lease, SessionLeases
 
-__all__ = ["TurnLease", "hold_session"]
+__all__ = ["COMPACTION_LEASE", "TurnLease", "hold_session"]
 
 logger = get_logger("agentlog.runner")
+
+COMPACTION_LEASE: Final = "compaction"
+"""The invocation a compaction's lease names: work between turns, not a turn (a stream does
+not wait for it to end; its event arrives as stored, between turns)."""
 
 _FIRST_PAUSE: Final = 0.005
 _LONGEST_PAUSE: Final = 0.25

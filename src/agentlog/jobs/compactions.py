@@ -25,7 +25,7 @@ from agentlog.compaction.hook import CompactionHook
 from agentlog.errors import SessionNotFoundError
 from agentlog.jobs._deps import Blueprint, JobContext
 from agentlog.sessions.base import GetSessionConfig, SessionService
-from agentlog.turn_lease import hold_session
+from agentlog.turn_lease import COMPACTION_LEASE, hold_session
 
 __all__ = [
     "COMPACT_TASK",
@@ -88,7 +88,7 @@ async def run_compaction_job(
             app_name=app_name,
             user_id=key[0],
             session_id=key[1],
-            invocation_id="compaction",
+            invocation_id=COMPACTION_LEASE,
             ttl_s=services.lease_ttl_s,
             wait_s=services.lease_wait_s,
         )

@@ -38,7 +38,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import aclosing
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
@@ -59,6 +59,7 @@ from agentlog.server.signals import Watch
 from agentlog.server.versions import VersionReads
 from agentlog.sessions.base import SessionService
 from agentlog.sessions.leases import TurnState
+from agentlog.turn_lease import COMPACTION_LEASE
 
 if TYPE_CHECKING:
     from agentlog._stores.pg_listen import Draft
@@ -75,10 +76,6 @@ __all__ = [
 logger = get_logger("agentlog.server")
 
 PING_S = 15
-
-COMPACTION_LEASE: Final = "compaction"
-"""The invocation a compaction's lease names (``Runner``): a compaction running is no turn a
-stream waits for; its event arrives as stored, between turns."""
 
 
 class Cursor:

@@ -42,8 +42,7 @@ SSE_FRAME: dict[str, Any] = {
             "enum": list(get_args(FrameKind)),
             "description": "`event`: a stored event; `draft`: partial text keyed by the turn's "
             "id (replace, never append); `error`: a failure that could not be stored; `end`: "
-            "the turn's stream ended (in a follow stream, also the end of a batch of events "
-            "another process stored).",
+            "the turn ended (on whichever server ran it; once per turn, after its last event).",
         },
         "data": {
             "type": "string",
@@ -157,8 +156,9 @@ async def stream(
         Query(
             description="Keep the stream open once the session is idle: every later turn "
             "follows (its stored events, drafts and `end`), whichever client or process "
-            "starts it, until the client leaves or the session is deleted. Turns another "
-            "process runs arrive as stored events only, within the server's poll interval."
+            "starts it, until the client leaves or the session is deleted. On PostgreSQL, "
+            "turns another server runs arrive as they are stored, drafts included; on SQLite, "
+            "within the server's poll interval, as stored events."
         ),
     ] = False,
     last_event_id: LastEventId = None,
