@@ -17,6 +17,17 @@ from rich.console import Console
 __all__ = ["load_compaction", "load_summarizer", "register", "worker"]
 
 
+def _named(spec: str, option: str) -> Any:
+    """The object a ``module:object`` spec names (``object`` may be dotted)."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"{option} {spec!r} is not 'module:object'")
+    obj: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
 def load_summarizer(spec: str | None) -> Any:
     """The summariser ``module:object`` names (an object, or a callable returning one); the
     extractive summariser (no model) without a spec."""
@@ -24,12 +35,7 @@ def load_summarizer(spec: str | None) -> Any:
         from agentlog.summary import ExtractiveSummarizer
 
         return ExtractiveSummarizer()
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise ValueError(f"--summarizer {spec!r} is not 'module:object'")
-    obj: Any = importlib.import_module(module_name)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
+    obj = _named(spec, "--summarizer")
     if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "summarize")):
         obj = obj()
     if not callable(getattr(obj, "summarize", None)):
@@ -41,12 +47,7 @@ def load_compaction(spec: str) -> Any:
     """The ``EventsCompactionConfig`` ``module:object`` names (or a callable returning one)."""
     from agentlog.compaction.config import EventsCompactionConfig
 
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise ValueError(f"--compaction {spec!r} is not 'module:object'")
-    obj: Any = importlib.import_module(module_name)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
+    obj = _named(spec, "--compaction")
     if not isinstance(obj, EventsCompactionConfig) and callable(obj):
         obj = obj()
     if not isinstance(obj, EventsCompactionConfig):
@@ -81,8 +82,7 @@ def worker(
     compaction: Annotated[
         str | None,
         typer.Option(
-            help="Also run deferred compactions with this EventsCompactionConfig "
-            "(module:object).",
+            help="Also run deferred compactions with this EventsCompactionConfig (module:object).",
         ),
     ] = None,
     app_name: Annotated[str, typer.Option(help="The app whose sessions it compacts.")] = "agentlog",

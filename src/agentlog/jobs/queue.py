@@ -177,24 +177,16 @@ class JobQueue:
 
         Raises ``StoreUnavailableError`` when the database cannot be reached.
         """
-        await self.open()
-        queueing_lock = summary_queueing_lock(app_name, user_id, session_id, version)
-        if await self._deferred_before(queueing_lock):
-            return False
-        deferrer = self.app.configure_task(
+        return await self._defer(
             SUMMARIZE_TASK,
-            lock=summary_lock(app_name, user_id, session_id),
-            queueing_lock=queueing_lock,
+            None,
+            summary_lock(app_name, user_id, session_id),
+            summary_queueing_lock(app_name, user_id, session_id, version),
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            version=version,
         )
-        try:
-            await deferrer.defer_async(
-                app_name=app_name, user_id=user_id, session_id=session_id, version=version
-            )
-        except AlreadyEnqueued:
-            return False
-        except ConnectorException as exc:
-            raise self._unavailable(exc) from exc
-        return True
 
     async def enqueue_compaction(
         self, *, app_name: str, user_id: str, session_id: str, version: int
@@ -204,20 +196,31 @@ class JobQueue:
 
         Raises ``StoreUnavailableError`` when the database cannot be reached.
         """
+        return await self._defer(
+            COMPACT_TASK,
+            COMPACTION_QUEUE,
+            compaction_lock(app_name, user_id, session_id),
+            compaction_queueing_lock(app_name, user_id, session_id, version),
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            version=version,
+        )
+
+    async def _defer(
+        self, task: str, queue: str | None, lock: str, queueing_lock: str, **args: Any
+    ) -> bool:
+        """Defer ``task`` with ``args`` unless a job under ``queueing_lock`` waits, runs or
+        is done."""
         await self.open()
-        queueing_lock = compaction_queueing_lock(app_name, user_id, session_id, version)
         if await self._deferred_before(queueing_lock):
             return False
-        deferrer = self.app.configure_task(
-            COMPACT_TASK,
-            queue=COMPACTION_QUEUE,
-            lock=compaction_lock(app_name, user_id, session_id),
-            queueing_lock=queueing_lock,
-        )
+        options: dict[str, Any] = {"lock": lock, "queueing_lock": queueing_lock}
+        if queue is not None:
+            options["queue"] = queue
+        deferrer = self.app.configure_task(task, **options)
         try:
-            await deferrer.defer_async(
-                app_name=app_name, user_id=user_id, session_id=session_id, version=version
-            )
+            await deferrer.defer_async(**args)
         except AlreadyEnqueued:
             return False
         except ConnectorException as exc:
