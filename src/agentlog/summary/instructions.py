@@ -10,8 +10,17 @@ when it is cited to the customer, but not when it sits inside a tool result, whi
 it, and the extractive summariser leaves such sentences out of what it copies.
 
 :data:`DEFAULT_INSTRUCTION_PATTERNS` is the one list of what counts, each a regular expression
-matched against the lower-cased text. Extend it per deployment with ``InstructionPatterns.default()
-.extend(...)``; ``InstructionPatterns(())`` turns the check off.
+matched against the text as :func:`~agentlog.summary.unicode_fold.fold` spells it: compatibility
+forms, format characters (zero-width spaces and joiners), combining marks and look-alike letters
+undone, every dash a ``-`` and every space a space, lower case. So "pre\u2011appr\u200b\u043eved"
+(a non-breaking hyphen, a zero-width space and a Cyrillic o) reads "pre-approved". Extend it
+per deployment with ``InstructionPatterns.default().extend(...)``; ``InstructionPatterns(())``
+turns the check off.
+
+The patterns are a second line of defence. A summary model can always reword a claim beyond
+any list ("my manager signed this off"); what keeps the customer's words from becoming a
+verified fact is the provenance rule (:mod:`agentlog.summary.provenance`), which labels an item
+by what its cited events contain, not by how it is worded.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Final
 
-from agentlog.summary._fold import lower
+from agentlog.summary.unicode_fold import fold
 
 __all__ = ["DEFAULT_INSTRUCTION_PATTERNS", "InstructionPatterns"]
 
@@ -30,22 +39,29 @@ _EARLIER: Final = (
     r"(?:instructions?|rules|prompts?|directions|guidelines|policies)\b"
 )
 _NEXT_READER: Final = (
-    r"\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?"
-    r"(?:next|following|summary|summari[sz]ing|reviewing|future)\s+"
-    r"(?:agents?|assistants?|reps?|representatives?|readers?|models?|ai|bots?)\b"
+    r"\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+|whichever\s+)?"
+    r"(?:next|following|summary|summari[sz]ing|reviewing|future|incoming|later|other)\s+"
+    r"(?:agents?|assistants?|reps?|representatives?|readers?|models?|ai|bots?|humans?|staff"
+    r"|colleagues?|operators?|shift|team|person|summari[sz]ers?)\b"
 )
+
+_NOTES: Final = ("note", "notes", "message", "instructions?", "memo", "reminder", r"heads[-\s]*up")
 
 DEFAULT_INSTRUCTION_PATTERNS: Final[tuple[str, ...]] = (
     # Overrides: "ignore previous instructions", "disregard all prior rules".
     *(verb + _EARLIER for verb in ("ignore", "disregard", "forget", "override")),
     # Notes addressed to whoever reads next: "note for the next agent", "NOTE FOR NEXT AGENT".
-    *(noun + _NEXT_READER for noun in ("note", "message", "instructions?", "memo", "reminder")),
+    *(noun + _NEXT_READER for noun in _NOTES),
+    # ... or to whoever reads it: "a note to whoever picks this up".
+    *(noun + r"\s+(?:for|to)\s+whoever\b" for noun in _NOTES),
     # A reader addressed as such: "Also, summary agent, ...", "NEXT AGENT: ...".
     r"summary\s+(?:agent|assistant|model|bot)\s*[,:]",
     r"next\s+(?:agent|assistant|rep|representative)\s*:",
+    r"attention\s*[,:]?\s*(?:the\s+)?(?:next|summary|reviewing)\s+(?:agent|assistant|model|bot"
+    r"|reader)\b",
     r"when\s+you\s+(?:write|summari[sz]e|record)\s+(?:this|it)\s+up\b",
-    # Claimed approvals, the usual payload: "pre-approved for a full refund".
-    r"pre-?approved\b",
+    # Claimed approvals, the usual payload: "pre-approved for a full refund", "pre authorised".
+    r"pre[-\s_]*(?:approved|authori[sz]ed|cleared|vetted)\b",
     # Prompt and role manipulation.
     r"system\s+prompt\b",
     r"new\s+instructions\s*:",
@@ -53,7 +69,7 @@ DEFAULT_INSTRUCTION_PATTERNS: Final[tuple[str, ...]] = (
     r"|jailbroken|in\s+\w+\s+mode)\b",
 )
 """What counts as instruction-like text addressed to an agent or the next reader, by default:
-regular expressions matched against the lower-cased text.
+regular expressions matched against the folded text (see the module docstring).
 
 Kept narrow on purpose: an agent's ordinary sentences ("I'll pass you to the next agent, who
 ...", "there's no pre-approval on this order") must not match, or the extractive summariser
@@ -139,14 +155,15 @@ class InstructionPatterns:
         return InstructionPatterns([*self.sources, *patterns])
 
     def search(self, text: str) -> str | None:
-        """The first instruction-like text found in ``text`` (as written there), or ``None``."""
-        lowered = lower(text)
+        """The first instruction-like text found in ``text`` (as written there when ``text`` is
+        ASCII, else as folded), or ``None``."""
+        lowered = fold(text)
         for regex, literal in zip(self._regexes, self._literals, strict=True):
             if literal and literal not in lowered:
                 continue  # the regex cannot match
             m = regex.search(lowered)
             if m is not None:
-                found = text[m.start() : m.end()] if len(lowered) == len(text) else m[0]
+                found = text[m.start() : m.end()] if text.isascii() else m[0]
                 return " ".join(found.split())
         return None
 
