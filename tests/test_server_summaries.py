@@ -65,7 +65,7 @@ async def test_summary_digest_and_memory_of_a_session(store: SqliteSessionServic
         items = [i for s in ("facts", "decisions", "commitments") for i in taken["record"][s]]
         assert items
         assert all(i["sources"] and set(i["sources"]) <= stored for i in items)
-        assert all(i["provenance"] in ("verified", "user_claim") for i in items)
+        assert all(i["provenance"] in ("verified", "agent_statement", "user_claim") for i in items)
         assert (await ana.get(f"/sessions/{sid}/summary")).json() == taken
 
         digest = await ana.get(f"/sessions/{sid}/digest")

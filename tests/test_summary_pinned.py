@@ -79,8 +79,8 @@ def test_rendered_transcripts_are_pinned(name: str) -> None:
 
 
 ENTITIES = {
-    "retail": ("6f576fc786107999", "307a0db6be1e805b"),
-    "telecom": ("f7a20e429ccec970", "4b90775f4085499b"),
+    "retail": ("c2ca00a52f58872d", "7a6266b8c3a5ef04"),
+    "telecom": ("67319f620eee2249", "31a4fce8d95f6541"),
 }
 
 
@@ -106,8 +106,8 @@ def test_entity_occurrences_are_pinned(name: str) -> None:
 
 
 PROBLEMS = {
-    "retail": "38c1ca51c28833d6",
-    "telecom": "184736679b426420",
+    "retail": "1fc7aaee46bb6c6a",
+    "telecom": "d725394c02bf20dc",
 }
 
 

@@ -252,10 +252,11 @@ async def test_an_oversized_tool_payload_is_truncated_and_cost_bounded() -> None
 
     def answer(request: LlmRequest) -> LlmResponse:
         text = prompt(request)
-        # Keep every entity the checklist names, citing the catalogue result.
+        # Keep every entity the checklist names, citing the events that hold them.
         wanted = text.rsplit("each must appear in the record: ", 1)[1].rstrip(".")
         record = json.loads(FIXED_OUTPUT)
-        record["facts"].append({"text": f"Catalogue: {wanted}", "sources": ["e05b"]})
+        every = [e.id for e in events]
+        record["facts"].append({"text": f"Catalogue: {wanted}", "sources": every})
         return ScriptedLlm.json(record)
 
     prices = {"scripted": TokenPrice(input_per_million=3.0, output_per_million=15.0)}

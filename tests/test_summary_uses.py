@@ -67,11 +67,11 @@ def test_digest_links_every_item_to_its_events() -> None:
     assert digest.splitlines() == [
         "## Session s-42",
         "",
-        "**Goal:** Get the shipping fee of the late order A-1001 refunded.",
+        "**Goal (the customer's words):** Get the shipping fee of the late order A-1001 refunded.",
         "",
         "### Facts",
         "",
-        "- Order A-1001 shipped late, on 28 September 2026. "
+        "- Order A-1001 shipped on 28 September 2026. "
         "([e02](https://support.example/s/s-42#e02), [e03](https://support.example/s/s-42#e03))",
         "- The $12.50 shipping fee of A-1001 was refunded. "
         "([e05](https://support.example/s/s-42#e05), [e06](https://support.example/s/s-42#e06))",
@@ -83,7 +83,7 @@ def test_digest_links_every_item_to_its_events() -> None:
         "",
         "### Commitments",
         "",
-        "- The $12.50 refund reaches the card within five working days. "
+        "- An agent said: The $12.50 refund reaches the card within five working days. "
         "([e07](https://support.example/s/s-42#e07))",
         "",
         "### Open questions",
@@ -133,8 +133,14 @@ async def test_handoff_starts_a_session_from_the_record() -> None:
     text = first.text()
     assert text == render_handoff(record, source_session_id="s-42", target_agent="refunds")
     assert text.splitlines()[0] == "Handoff to refunds from session s-42."
-    assert "Goal: Get the shipping fee of the late order A-1001 refunded." in text
-    assert "- The $12.50 refund reaches the card within five working days. [e07]" in text
+    assert (
+        "Goal (the customer's words, not verified): Get the shipping fee of the late order "
+        "A-1001 refunded." in text
+    )
+    assert (
+        "- (an agent said, not verified) The $12.50 refund reaches the card within five "
+        "working days. [e07]" in text
+    )
     assert "- (the customer asks, not verified) Is B-2040 affected too? [e08]" in text
     assert "Decisions:\n- Refund the $12.50 shipping fee of A-1001. [e04, e05, e06]" in text
 
@@ -169,7 +175,7 @@ def test_memory_entries_carry_sources_and_provenance() -> None:
         ("fact", ["e02", "e03"], "verified"),
         ("fact", ["e05", "e06"], "verified"),
         ("fact", ["e04", "e05", "e06"], "verified"),
-        ("commitment", ["e07"], "verified"),
+        ("commitment", ["e07"], "user_claim"),  # an agent's statement: not verified
     ]
     assert all(e["session_id"] == "s-42" and e["user_id"] == "ana" for e in entries)
     assert len(memory_entries(model_record(), app_name="a", user_id="u", session_id="s",

@@ -38,11 +38,14 @@ def record(**sections: Any) -> dict[str, Any]:
 
 def test_the_schema_the_model_gets_has_no_provenance() -> None:
     schema = model_output_schema()
-    assert schema["required"] == ["goal", "facts", "decisions", "commitments", "open_questions"]
+    assert schema["required"] == [
+        "goal", "goal_sources", "facts", "decisions", "commitments", "open_questions"
+    ]  # fmt: skip
     item = schema["properties"]["facts"]["items"]
     assert set(item["properties"]) == {"text", "sources"}
     assert item["additionalProperties"] is False
     assert "provenance" not in json.dumps(schema)
+    assert "authors" not in json.dumps(schema)
 
 
 def test_output_that_is_not_json_is_a_schema_problem() -> None:

@@ -29,6 +29,10 @@ _TITLES: Final = {
     "commitments": "Commitments",
     "open_questions": "Open questions",
 }
+_GOAL_MARKS: Final[dict[str | None, str]] = {
+    "user_claim": " (the customer's words)",
+    "agent_statement": " (an agent's words)",
+}
 _SPECIAL: Final = re.compile(r"([\\`*\[\]<>|])")
 
 
@@ -57,7 +61,8 @@ def render_digest(
     items whose provenance is not yet set are labelled from its events' authors.
     """
     session_id = session.id if isinstance(session, Session) else ""
-    if session is not None and any(i.provenance is None for _, i in record.items()):
+    unlabelled = record.goal_sources and record.goal_provenance is None
+    if session is not None and (unlabelled or any(i.provenance is None for _, i in record.items())):
         events = session.events if isinstance(session, Session) else session
         record = label_provenance(record, events)
 
@@ -72,11 +77,18 @@ def render_digest(
         text = _escape(item.text)
         if item.provenance == "user_claim":
             text = f"The customer {'asks' if asks else 'says'}: {text}"
+        elif item.provenance == "agent_statement":
+            text = f"An agent said: {text}"
         links = ", ".join(f"[{_escape(_label(s))}]({_target(href(s))})" for s in item.sources)
         return f"- {text} ({links})"
 
     heading = title or (f"Session {session_id}" if session_id else "Session summary")
-    lines = [f"## {_escape(heading)}", "", f"**Goal:** {_escape(record.goal) or '(not stated)'}"]
+    goal = _GOAL_MARKS.get(record.goal_provenance, "") if record.goal else ""
+    lines = [
+        f"## {_escape(heading)}",
+        "",
+        f"**Goal{goal}:** {_escape(record.goal) or '(not stated)'}",
+    ]
     for section in SECTIONS:
         items = record.section(section)
         lines += ["", f"### {_TITLES[section]}", ""]

@@ -148,6 +148,9 @@ class EntityPatterns:
         money: find amounts (currency-marked, or under a money-ish JSON key).
         money_keys: the words that make a JSON key money-ish.
         dates: find ISO and written dates.
+        learn: also count the identifiers the transcript's own tool traffic names
+            (:mod:`agentlog.summary.learned`), so that a domain without patterns is checked
+            too; the patterns are additions to what is learned.
     """
 
     def __init__(
@@ -157,6 +160,7 @@ class EntityPatterns:
         money: bool = True,
         money_keys: Iterable[str] = MONEY_KEYS,
         dates: bool = True,
+        learn: bool = True,
     ) -> None:
         if isinstance(ids, Mapping):
             ids = [EntityPattern.of(name, source) for name, source in ids.items()]
@@ -164,11 +168,15 @@ class EntityPatterns:
         self.money = money
         self.money_keys = frozenset(k.lower() for k in money_keys)
         self.dates = dates
+        self.learn = learn
         self._money_key_cache: dict[str, bool] = {}
 
     def __repr__(self) -> str:
         names = ", ".join(p.name for p in self.ids)
-        return f"EntityPatterns(ids=[{names}], money={self.money}, dates={self.dates})"
+        return (
+            f"EntityPatterns(ids=[{names}], money={self.money}, dates={self.dates}, "
+            f"learn={self.learn})"
+        )
 
     # --- presets --------------------------------------------------------------------------
 
@@ -202,7 +210,11 @@ class EntityPatterns:
         """These patterns plus more (``extend(EntityPattern.of(...), ticket=r"T-\\\\d+")``)."""
         extra = [*patterns, *(EntityPattern.of(n, s) for n, s in named.items())]
         return EntityPatterns(
-            [*self.ids, *extra], money=self.money, money_keys=self.money_keys, dates=self.dates
+            [*self.ids, *extra],
+            money=self.money,
+            money_keys=self.money_keys,
+            dates=self.dates,
+            learn=self.learn,
         )
 
     # --- finding --------------------------------------------------------------------------
@@ -274,6 +286,8 @@ def _utf8_tokens(raw: bytes) -> set[str]:
     a piece holding a non-ASCII character (``—`` or ``é``) is split by the regex itself.
     """
     words = set(raw.translate(_TOKEN_BYTES).decode("utf-8", "surrogatepass").split())
+    if raw.isascii():  # checked in C: most texts, and then no piece is wide
+        return words
     wide = [w for w in words if not w.isascii()]
     for w in wide:
         words.discard(w)

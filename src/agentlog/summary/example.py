@@ -72,7 +72,7 @@ def refund_session_events() -> tuple[Event, ...]:
 _FIRST: Final[dict[str, Any]] = {
     "goal": "Get the shipping fee of the late order A-1001 refunded.",
     "facts": [
-        {"text": "Order A-1001 shipped late, on 28 September 2026.", "sources": ["e02", "e03"]},
+        {"text": "Order A-1001 shipped on 28 September 2026.", "sources": ["e02", "e03"]},
         {"text": "The $12.50 shipping fee of A-1001 was refunded.", "sources": ["e05", "e06"]},
     ],
     "decisions": [

@@ -8,19 +8,24 @@ record is never asked for something a truncated payload hid from it.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from agentlog.summary._scan import ascii_copy, new_entity
 from agentlog.summary.entities import Entity, EntityPatterns, is_word, recall_keys
-from agentlog.summary.render import TranscriptLine, parse_line
+from agentlog.summary.learned import LearnedIds, learn_ids
+from agentlog.summary.render import LineKind, TranscriptLine, parse_line
 
 __all__ = [
     "ExpectedEntity",
+    "LineHead",
+    "ParsedTranscript",
     "Transcript",
     "entity_occurrences",
     "missing_entities",
     "missing_from_transcript",
+    "token_starts",
     "transcript_entities",
 ]
 
@@ -37,20 +42,82 @@ Transcript = str | Sequence[TranscriptLine]
 """A rendered transcript: its text, or the lines ``transcript_lines`` made (faster: nothing
 has to be parsed back)."""
 
+LineHead = tuple[int, int, str | None, LineKind | None, str]
+"""Per rendered line: where it starts, where its body starts, its event id, its kind (``None``
+for a line that is not one of the renderer's) and its author (``""`` if none)."""
 
-def _line_heads(
-    transcript: Transcript,
-) -> tuple[str, str, list[tuple[int, int, str | None, bool]]]:
-    """The text, its ASCII copy and, per line, (start, body start, event id, is a tool result)."""
-    heads: list[tuple[int, int, str | None, bool]] = []
+_TOOL_KINDS: Final = frozenset({"call", "result"})
+
+
+class ParsedTranscript:
+    """A transcript read once for every check: its text, an ASCII copy of it (same positions),
+    each line's head, and, on first use, the identifiers its tool traffic names."""
+
+    __slots__ = ("_learned", "heads", "scan", "text")
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.text, self.scan, self.heads = _line_heads(transcript)
+        self._learned: LearnedIds | None = None
+
+    @classmethod
+    def of(cls, transcript: Transcript | ParsedTranscript) -> ParsedTranscript:
+        """``transcript`` parsed, unless it is already."""
+        return transcript if isinstance(transcript, ParsedTranscript) else cls(transcript)
+
+    def ends(self) -> list[int]:
+        """Where each line ends (its newline, or the end of the text)."""
+        return [*(h[0] - 1 for h in self.heads[1:]), len(self.text)]
+
+    def bodies(self, kinds: Collection[str], *, scan: bool = True) -> str:
+        """The bodies of the lines of these kinds, joined by newlines (from the ASCII copy
+        unless ``scan`` is false)."""
+        source = self.scan if scan else self.text
+        return "\n".join(
+            source[body:end]
+            for (_, body, _, kind, _), end in zip(self.heads, self.ends(), strict=True)
+            if kind in kinds
+        )
+
+    def learned(self) -> LearnedIds:
+        """The identifiers its tool traffic names (:mod:`agentlog.summary.learned`)."""
+        if self._learned is None:
+            calls: list[str] = []
+            results: list[str] = []
+            messages: list[str] = []
+            scan = self.scan
+            for (_, body, _, kind, _), end in zip(self.heads, self.ends(), strict=True):
+                if kind == "call":
+                    calls.append(scan[body:end])
+                elif kind == "result":
+                    results.append(scan[body:end])
+                elif kind is not None:
+                    messages.append(scan[body:end])
+            self._learned = learn_ids("\n".join(calls), "\n".join(results), "\n".join(messages))
+        return self._learned
+
+    def line_at(self, position: int) -> int:
+        """The index of the line holding ``position``."""
+        return bisect_right(self.heads, position, key=_START) - 1
+
+
+def _start(head: LineHead) -> int:
+    return head[0]
+
+
+_START: Final = _start
+
+
+def _line_heads(transcript: Transcript) -> tuple[str, str, list[LineHead]]:
+    """The text, its ASCII copy and each line's head (see :data:`LineHead`)."""
+    heads: list[LineHead] = []
     offset = 0
     if isinstance(transcript, str):
         for line in transcript.split("\n"):
             parsed = parse_line(line)
             if parsed is None:
-                heads.append((offset, offset, None, False))
+                heads.append((offset, offset, None, None, ""))
             else:
-                heads.append((offset, offset + parsed[3], parsed[0], parsed[2] == "result"))
+                heads.append((offset, offset + parsed[3], parsed[0], parsed[2], parsed[1]))
             offset += len(line) + 1
         return transcript, ascii_copy(transcript), heads
     rendered: list[str] = []
@@ -58,7 +125,7 @@ def _line_heads(
         line = tl.render()
         rendered.append(line)
         end = offset + len(line)
-        heads.append((offset, end - len(tl.body), tl.event_id, tl.kind == "result"))
+        heads.append((offset, end - len(tl.body), tl.event_id, tl.kind, tl.author))
         offset = end + 1
     text = "\n".join(rendered)
     # Copied line by line, most lines are ASCII already and cost nothing.
@@ -67,12 +134,16 @@ def _line_heads(
 
 
 def entity_occurrences(
-    transcript: Transcript, patterns: EntityPatterns, skip: Collection[str] = frozenset()
+    transcript: Transcript | ParsedTranscript,
+    patterns: EntityPatterns,
+    skip: Collection[str] = frozenset(),
 ) -> list[tuple[Entity, str | None]]:
     """Every entity occurrence in ``transcript`` with the id of the event whose line holds it,
     in order. Line heads (``[id] author``) are skipped; a ``"mentioned"``-scoped pattern skips
-    ``RESULT`` lines; so are the entities whose key is in ``skip``."""
-    text, scan, heads = _line_heads(transcript)
+    ``RESULT`` lines; so are the entities whose key is in ``skip``. With ``patterns.learn``,
+    the identifiers the tool traffic names are entities too (:mod:`agentlog.summary.learned`)."""
+    parsed = ParsedTranscript.of(transcript)
+    text, scan, heads = parsed.text, parsed.scan, parsed.heads
     found: list[tuple[Entity, str | None]] = []
     line, last = 0, len(heads) - 1
     entities = patterns.find(text, mentioned=False, scan=scan)
@@ -81,20 +152,19 @@ def entity_occurrences(
     for entity in entities:  # in order: walk the lines
         while line < last and heads[line + 1][0] <= entity.start:
             line += 1
-        _, body, eid, _ = heads[line]
+        _, body, eid, _, _ = heads[line]
         if entity.start >= body:
             found.append((entity, eid))
     mentioned = [p for p in patterns.ids if p.scope == "mentioned"]
     if mentioned:
         # Scoped patterns run once over the other lines' bodies joined, not line by line.
-        ends = [*(h[0] - 1 for h in heads[1:]), len(text)]
         pieces: list[str] = []
         scans: list[str] = []
         firsts: list[int] = []
         shifts: list[tuple[int, str | None]] = []
         joined = 0
-        for (_, body, eid, result), end in zip(heads, ends, strict=True):
-            if result:
+        for (_, body, eid, kind, _), end in zip(heads, parsed.ends(), strict=True):
+            if kind == "result":
                 continue
             pieces.append(text[body:end])
             scans.append(scan[body:end])
@@ -108,16 +178,79 @@ def entity_occurrences(
                 if entity.key in skip:
                     continue
                 shift, eid = shifts[bisect_right(firsts, entity.start) - 1]
-                kind, name, found_text, key, start = entity
+                what, name, found_text, key, start = entity
                 found.append(
-                    (new_entity(Entity, (kind, name, found_text, key, start + shift)), eid)
+                    (new_entity(Entity, (what, name, found_text, key, start + shift)), eid)
                 )
+    if patterns.learn:
+        found.extend(_learned_occurrences(parsed, patterns, {e.key for e, _ in found}, skip))
+    if mentioned or patterns.learn:
         found.sort(key=lambda pair: pair[0].start)
     return found
 
 
+def _learned_occurrences(
+    parsed: ParsedTranscript,
+    patterns: EntityPatterns,
+    have: Collection[str],
+    skip: Collection[str],
+) -> Iterator[tuple[Entity, str | None]]:
+    """The occurrences of learned identifiers that no pattern found and ``skip`` leaves."""
+    learned = parsed.learned()
+    wanted = [k for k in learned.keys() if k not in have and k not in skip]  # noqa: SIM118
+    if not wanted:
+        return
+    found = learned.resolve(wanted)
+    known = _pattern_matched(patterns, list(found.values()))
+    lowered = parsed.scan.lower()
+    heads = parsed.heads
+    for key, shown in found.items():
+        if shown in known:
+            # A domain pattern knows this kind of id: it found it (under its own key, a
+            # phone's digits say), or its scope says where it counts.
+            continue
+        token = key[3:]
+        for start in token_starts(lowered, token):
+            line = parsed.line_at(start)
+            _, body, eid, _, _ = heads[line]
+            if start >= body:
+                text = parsed.text[start : start + len(token)]
+                yield new_entity(Entity, ("id", "learned_id", text, key, start)), eid
+
+
+def _pattern_matched(patterns: EntityPatterns, values: Sequence[str]) -> set[str]:
+    """The values some domain pattern matches whole: one scan per pattern of them all."""
+    if not values or not patterns.ids:
+        return set()
+    joined = "\n".join(values)
+    starts = {0: 0}
+    offset = 0
+    for i, value in enumerate(values):
+        starts[offset] = i
+        offset += len(value) + 1
+    matched: set[str] = set()
+    for pattern in patterns.ids:
+        for begin, end in pattern.spans(joined):
+            at = starts.get(begin)
+            if at is not None and end - begin == len(values[at]):
+                matched.add(values[at])
+    return matched
+
+
+def token_starts(text: str, token: str) -> Iterator[int]:
+    """Where ``token`` occurs in ``text`` as a whole token (a ``#`` before it allowed)."""
+    start = text.find(token)
+    while start >= 0:
+        end = start + len(token)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            yield start
+        start = text.find(token, end)
+
+
 def transcript_entities(
-    transcript: Transcript,
+    transcript: Transcript | ParsedTranscript,
     patterns: EntityPatterns,
     occurrences: Iterable[tuple[Entity, str | None]] | None = None,
 ) -> dict[str, ExpectedEntity]:
@@ -145,7 +278,7 @@ def missing_entities(
 
 
 def missing_from_transcript(
-    text: str, transcript: Transcript, patterns: EntityPatterns
+    text: str, transcript: Transcript | ParsedTranscript, patterns: EntityPatterns
 ) -> list[ExpectedEntity]:
     """``missing_entities(text, transcript_entities(transcript, patterns), patterns)``, with
     less work: the record's keys are read first, and the transcript's occurrences of keys the

@@ -42,13 +42,14 @@ from agentlog.summary._extract import (
 from agentlog.summary.entities import EntityPatterns
 from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.metrics import SummaryMetrics
-from agentlog.summary.provenance import USER_AUTHOR, label_provenance
+from agentlog.summary.provenance import USER_AUTHOR
 from agentlog.summary.render import TranscriptLine, transcript_lines
 from agentlog.summary.result import SummaryInput, SummaryResult, events_of
 from agentlog.summary.schema import SummaryItem, SummaryRecord
 from agentlog.summary.validate import (
     ExpectedEntity,
-    check_record,
+    ParsedTranscript,
+    check_and_label,
     entity_occurrences,
     missing_entities,
     transcript_entities,
@@ -271,15 +272,16 @@ class ExtractiveSummarizer:
         lines = transcript_lines(
             events, max_tool_chars=self.max_tool_chars, max_text_chars=self.max_text_chars
         )
-        transcript = "\n".join(line.render() for line in lines)
-        occurrences = entity_occurrences(lines, self.patterns)
-        expected = transcript_entities(transcript, self.patterns, occurrences)
+        parsed = ParsedTranscript(lines)
+        transcript = parsed.text
+        occurrences = entity_occurrences(parsed, self.patterns)
+        expected = transcript_entities(parsed, self.patterns, occurrences)
         by_event: dict[str, set[str]] = {}
         for entity, event_id in occurrences:
             if event_id is not None:
                 by_event.setdefault(event_id, set()).add(entity.text)
         first_user = next(
-            (ln.body for ln in lines if ln.kind == "text" and ln.author == USER_AUTHOR), ""
+            (ln for ln in lines if ln.kind == "text" and ln.author == USER_AUTHOR), None
         )
 
         def build(instructions: InstructionPatterns | None) -> SummaryRecord:
@@ -288,8 +290,11 @@ class ExtractiveSummarizer:
             )
             builder.tool_results()
             builder.conversation()
-            goal = first_user if instructions is None else instructions.drop(first_user)
+            said = first_user.body if first_user is not None else ""
+            goal = said if instructions is None else instructions.drop(said)
             record = builder.record(clip(goal, self.max_item_chars))
+            if goal and first_user is not None:
+                record = record.model_copy(update={"goal_sources": (first_user.event_id,)})
             return builder.keep_entities(record, expected, self.patterns)
 
         # Cleaning costs a regex scan per copied string, so it runs only when it has work: when
@@ -298,10 +303,10 @@ class ExtractiveSummarizer:
         find = self.instruction_patterns.search
         if find(record.text()) is not None or find(transcript) is not None:
             record = build(self.instruction_patterns)
-        problems = check_record(
+        labelled, problems = check_and_label(
             record,
-            event_ids={e.id for e in events},
-            transcript=transcript,
+            transcript=parsed,
+            events=events,
             patterns=self.patterns,
             expected=expected,
             instruction_patterns=self.instruction_patterns,
@@ -311,7 +316,7 @@ class ExtractiveSummarizer:
         result = SummaryResult(
             session_id=session_id,
             summarizer="extractive",
-            record=None if problems else label_provenance(record, events),
+            record=None if problems else labelled,
             attempts=1,
             problems=(tuple(problems),),
             outputs=(record.model_dump_json(),),

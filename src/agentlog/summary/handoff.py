@@ -1,10 +1,11 @@
 """Handoffs: a new session that starts from a checked record of another.
 
 The new session's first event, authored ``handoff``, holds the record rendered as plain
-sections (customer claims marked as such), and its state delta keeps the source session id and
-the target agent under ``handoff:`` keys (session-scoped). The record travels as a message, not
-as free text in state that instructions template in, so the customer's words never become
-instruction-adjacent.
+sections (the customer's claims and agents' statements marked as such, verified lines left
+plain; :mod:`agentlog.summary.carried` reads the labels back), and its state delta keeps the
+source session id and the target agent under ``handoff:`` keys (session-scoped). The record
+travels as a message, not as free text in state that instructions template in, so the
+customer's words never become instruction-adjacent.
 """
 
 from __future__ import annotations
@@ -16,6 +17,14 @@ from agentlog.events import Content, Event, EventActions
 from agentlog.ids import new_invocation_id
 from agentlog.sessions.base import Session, SessionService
 from agentlog.summary.schema import SECTIONS, SummaryItem, SummaryRecord
+
+# How a line says what it rests on; agentlog.summary.carried reads these marks back.
+CLAIM_MARK: Final = "(the customer says, not verified) "
+CLAIM_ASKS_MARK: Final = "(the customer asks, not verified) "
+AGENT_MARK: Final = "(an agent said, not verified) "
+GOAL_CLAIM: Final = "Goal (the customer's words, not verified): "
+GOAL_AGENT: Final = "Goal (an agent's words, not verified): "
+EVIDENCE_HEADER: Final = "unmarked lines were checked against tool results"
 
 __all__ = [
     "HANDOFF_AUTHOR",
@@ -43,9 +52,20 @@ _TITLES: Final = {
 def _line(item: SummaryItem, section: str) -> str:
     text = " ".join(item.text.split())
     if item.provenance == "user_claim":
-        verb = "asks" if section == "open_questions" else "says"
-        text = f"(the customer {verb}, not verified) {text}"
+        text = (CLAIM_ASKS_MARK if section == "open_questions" else CLAIM_MARK) + text
+    elif item.provenance == "agent_statement":
+        text = AGENT_MARK + text
     return f"- {text} [{', '.join(item.sources)}]"
+
+
+def _goal(record: SummaryRecord) -> str:
+    text = " ".join(record.goal.split()) or "(not stated)"
+    cited = f" [{', '.join(record.goal_sources)}]" if record.goal_sources else ""
+    if record.goal and record.goal_provenance == "user_claim":
+        return f"{GOAL_CLAIM}{text}{cited}"
+    if record.goal and record.goal_provenance == "agent_statement":
+        return f"{GOAL_AGENT}{text}{cited}"
+    return f"Goal: {text}{cited}"
 
 
 def render_handoff(record: SummaryRecord, *, source_session_id: str, target_agent: str) -> str:
@@ -55,9 +75,10 @@ def render_handoff(record: SummaryRecord, *, source_session_id: str, target_agen
     lines = [
         f"Handoff to {target_agent} from session {source_session_id}.",
         "A checked summary of that session: each line cites the events it came from. Lines "
-        "marked as the customer's are their own words, not verified.",
+        "marked as the customer's or an agent's are their words, not verified; the "
+        f"{EVIDENCE_HEADER}.",
         "",
-        f"Goal: {' '.join(record.goal.split()) or '(not stated)'}",
+        _goal(record),
     ]
     for section in SECTIONS:
         items = record.section(section)

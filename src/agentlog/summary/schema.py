@@ -1,9 +1,14 @@
 """The summary contract: ``SummaryRecord`` and its items, and the JSON schema a model is asked for.
 
 A record has a ``goal`` and four lists: ``facts``, ``decisions``, ``commitments`` (promises made
-to the user) and ``open_questions``. Every item cites the events it came from. ``provenance`` is
-filled in by code from the authors of those events (:mod:`agentlog.summary.provenance`); the
-schema the model is given has no such field, and a label the model adds anyway is dropped.
+to the user) and ``open_questions``. Every item cites the events it came from, and so may the
+goal (``goal_sources``). ``provenance`` (and ``goal_provenance``) is decided by code from what
+the cited events contain (:mod:`agentlog.summary.provenance`), and ``authors`` records who
+wrote each cited event; the schema the model is given has neither, and a label the model adds
+anyway is dropped.
+
+Records stored before labels were decided by evidence load unchanged: the fields added since
+have defaults (no goal sources, no authors, no goal label), and their labels stay as stored.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ __all__ = [
     "model_output_schema",
 ]
 
-Provenance = Literal["verified", "user_claim"]
-"""``user_claim`` when every cited event is user-authored; otherwise ``verified``."""
+Provenance = Literal["verified", "agent_statement", "user_claim"]
+"""Whose word an item rests on: ``verified`` when a cited tool call or result (or a
+deterministic agent's decision) holds what it says, ``agent_statement`` when an agent's prose
+does, ``user_claim`` when only the customer's words do (see :mod:`agentlog.summary.provenance`)."""
 
 Section = Literal["facts", "decisions", "commitments", "open_questions"]
 """The four item lists of a record."""
@@ -39,7 +46,10 @@ class SummaryItem(BaseModel):
     text: str = Field(min_length=1, description="What is recorded, identifiers copied exactly.")
     sources: tuple[str, ...] = Field(default=(), description="Ids of the events it came from.")
     provenance: Provenance | None = Field(
-        default=None, description="Set by code from the cited events' authors; None until then."
+        default=None, description="Set by code from what the cited events hold; None until then."
+    )
+    authors: tuple[str, ...] = Field(
+        default=(), description="The author of each cited event, in order; set by code."
     )
 
 
@@ -49,6 +59,15 @@ class SummaryRecord(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     goal: str = Field(description="What the user wanted.")
+    goal_sources: tuple[str, ...] = Field(
+        default=(), description="Ids of the events the goal came from."
+    )
+    goal_authors: tuple[str, ...] = Field(
+        default=(), description="The author of each event the goal cites; set by code."
+    )
+    goal_provenance: Provenance | None = Field(
+        default=None, description="The goal's label, as for an item; None until set."
+    )
     facts: tuple[SummaryItem, ...] = Field(default=(), description="What was established.")
     decisions: tuple[SummaryItem, ...] = Field(default=(), description="What was decided or done.")
     commitments: tuple[SummaryItem, ...] = Field(
@@ -72,8 +91,20 @@ class SummaryRecord(BaseModel):
         return "\n".join([self.goal, *(item.text for _, item in self.items())])
 
     def cited_event_ids(self) -> list[str]:
-        """Every cited event id, once each, in order of first citation."""
-        return list(dict.fromkeys(s for _, item in self.items() for s in item.sources))
+        """Every cited event id (the goal's first), once each, in order of first citation."""
+        cited = [*self.goal_sources, *(s for _, item in self.items() for s in item.sources)]
+        return list(dict.fromkeys(cited))
+
+    def goal_item(self) -> SummaryItem | None:
+        """The goal as an item (its text, sources, authors and label), or ``None`` if empty."""
+        if not self.goal.strip():
+            return None
+        return SummaryItem(
+            text=self.goal,
+            sources=self.goal_sources,
+            authors=self.goal_authors,
+            provenance=self.goal_provenance,
+        )
 
 
 def model_output_schema() -> dict[str, Any]:
@@ -103,11 +134,16 @@ def model_output_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "goal": {"type": "string", "description": "What the user wanted."},
+            "goal_sources": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Ids of the transcript events the goal comes from.",
+            },
             "facts": listing("What was established (tool results, confirmed details)."),
             "decisions": listing("What was decided or done (actions taken)."),
             "commitments": listing("Promises the agent made to the user."),
             "open_questions": listing("What is still unanswered or pending."),
         },
-        "required": ["goal", *SECTIONS],
+        "required": ["goal", "goal_sources", *SECTIONS],
         "additionalProperties": False,
     }

@@ -21,11 +21,11 @@ whatever happened, so a long-running service holds no summariser sessions betwee
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from agentlog.events import Content
+from agentlog.events import Content, Event
 from agentlog.models.base import BaseLlm, GenerationConfig
 from agentlog.run_config import RunConfig
 from agentlog.runner import Runner
@@ -34,14 +34,14 @@ from agentlog.summary.agent import SUMMARY_INSTRUCTION, SummaryAgent, retry_requ
 from agentlog.summary.entities import EntityPatterns
 from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.metrics import SummaryMetrics
-from agentlog.summary.provenance import label_provenance
 from agentlog.summary.render import transcript_lines
 from agentlog.summary.result import SummaryInput, SummaryResult, TokenPrice, events_of
 from agentlog.summary.schema import SummaryRecord
 from agentlog.summary.validate import (
     ExpectedEntity,
+    ParsedTranscript,
     Problem,
-    check_record,
+    check_and_label,
     parse_record,
     transcript_entities,
 )
@@ -146,9 +146,9 @@ class SummaryService:
             events, max_tool_chars=self.max_tool_chars, max_text_chars=self.max_text_chars
         )
         transcript = "\n".join(line.render() for line in lines)
-        expected = transcript_entities(lines, self.patterns)
+        parsed_transcript = ParsedTranscript(lines)
+        expected = transcript_entities(parsed_transcript, self.patterns)
         wanted = checklist(expected) if self.entity_checklist else []
-        event_ids = {e.id for e in events}
 
         record: SummaryRecord | None = None
         problems: list[tuple[Problem, ...]] = []
@@ -165,11 +165,11 @@ class SummaryService:
                 tokens_out += reply.output_tokens
                 cost += self._cost(reply)
                 outputs.append(reply.text)
-                found, found_problems = self._check(reply, event_ids, transcript, expected)
+                found, found_problems = self._check(reply, events, parsed_transcript, expected)
                 problems.append(tuple(found_problems))
                 recalls.append(None if found is None else _recall(found_problems, expected))
                 if found is not None and not found_problems:
-                    record = label_provenance(found, events)
+                    record = found
                     break
                 message = retry_request(transcript, wanted, reply.text, found_problems)
         finally:
@@ -197,8 +197,8 @@ class SummaryService:
     def _check(
         self,
         reply: _Reply,
-        event_ids: set[str],
-        transcript: str,
+        events: Sequence[Event],
+        transcript: ParsedTranscript,
         expected: Mapping[str, ExpectedEntity],
     ) -> tuple[SummaryRecord | None, list[Problem]]:
         if reply.error is not None and not reply.text:
@@ -207,10 +207,10 @@ class SummaryService:
         found, problems = parse_record(reply.text)
         if found is None:
             return None, problems
-        return found, check_record(
+        return check_and_label(
             found,
-            event_ids=event_ids,
             transcript=transcript,
+            events=events,
             patterns=self.patterns,
             expected=expected,
             instruction_patterns=self.instruction_patterns,

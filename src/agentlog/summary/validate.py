@@ -6,8 +6,14 @@
 3. ``unknown_source``: every cited id is an event of the session (``[e012]`` is read as
    ``e012``).
 4. ``dropped_entity``: every entity (identifier, amount, date) found in the rendered transcript
-   appears somewhere in the record, after normalisation (see :mod:`agentlog.summary.entities`).
-5. ``instruction_text``: neither the goal nor any item carries instruction-like text addressed
+   appears somewhere in the record, after normalisation (see :mod:`agentlog.summary.entities`);
+   without any domain pattern, the identifiers the session's tool traffic names count too
+   (:mod:`agentlog.summary.learned`).
+5. ``unsupported``: every entity of an item (and of a goal that cites events) is held by one
+   of the events it cites: "cited events do not support A-1001". The same reading of the cited
+   events labels each item (:mod:`agentlog.summary.provenance`): ``verified``,
+   ``agent_statement`` or ``user_claim``.
+6. ``instruction_text``: neither the goal nor any item carries instruction-like text addressed
    to an agent or the next reader ("ignore previous instructions", "note for the next agent",
    "pre-approved", ...; see :mod:`agentlog.summary.instructions`), whoever wrote it and
    wherever in the transcript it sat: a record says that such a message was sent, never what
@@ -28,8 +34,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from agentlog.events import Event
 from agentlog.summary.entities import EntityPatterns
+from agentlog.summary.evidence import Evidence
 from agentlog.summary.expected import (
     ExpectedEntity,
+    ParsedTranscript,
     Transcript,
     entity_occurrences,
     missing_entities,
@@ -37,13 +45,16 @@ from agentlog.summary.expected import (
     transcript_entities,
 )
 from agentlog.summary.instructions import InstructionPatterns
-from agentlog.summary.schema import SummaryRecord
+from agentlog.summary.provenance import Labelled, label_record
+from agentlog.summary.schema import SummaryItem, SummaryRecord
 
 __all__ = [
     "ExpectedEntity",
+    "ParsedTranscript",
     "Problem",
     "ProblemKind",
     "Transcript",
+    "check_and_label",
     "check_record",
     "dropped_entities",
     "entity_occurrences",
@@ -55,7 +66,9 @@ __all__ = [
     "validate_output",
 ]
 
-ProblemKind = Literal["schema", "no_source", "unknown_source", "dropped_entity", "instruction_text"]
+ProblemKind = Literal[
+    "schema", "no_source", "unknown_source", "dropped_entity", "unsupported", "instruction_text"
+]
 
 
 class Problem(BaseModel):
@@ -89,6 +102,7 @@ class _OutItem(BaseModel):
 class _OutRecord(BaseModel):
     model_config = ConfigDict(extra="ignore")
     goal: str
+    goal_sources: list[str] = []
     facts: list[_OutItem]
     decisions: list[_OutItem]
     commitments: list[_OutItem]
@@ -157,6 +171,7 @@ def parse_record(output: str | Mapping[str, Any]) -> tuple[SummaryRecord | None,
     record = SummaryRecord.model_validate(
         {
             "goal": parsed.goal.strip(),
+            "goal_sources": tuple(dict.fromkeys(map(_source, parsed.goal_sources))),
             "facts": items(parsed.facts),
             "decisions": items(parsed.decisions),
             "commitments": items(parsed.commitments),
@@ -233,39 +248,102 @@ def instruction_problems(
     return problems
 
 
+def _unsupported_problem(path: str, labelled: Labelled, sources: Sequence[str]) -> Problem:
+    shown = ", ".join(f"{e.shown()} ({e.name})" for e in labelled.unsupported)
+    cited = ", ".join(sources[:4]) + (" and more" if len(sources) > 4 else "")
+    detail = (
+        f"cited events do not support {shown}: none of {cited} holds it; cite the events "
+        "it comes from, or leave it out"
+    )
+    return Problem(kind="unsupported", detail=detail, path=path)
+
+
+def _source_problems(path: str, sources: Sequence[str], known: Collection[str]) -> list[Problem]:
+    return [
+        Problem(
+            kind="unknown_source",
+            detail=f"{source!r} is not an event of this session",
+            path=f"{path}[{i}]",
+        )
+        for i, source in enumerate(sources)
+        if source not in known
+    ]
+
+
+def check_and_label(
+    record: SummaryRecord,
+    *,
+    transcript: Transcript | ParsedTranscript,
+    events: Iterable[Event] | None = None,
+    event_ids: Collection[str] | None = None,
+    patterns: EntityPatterns | None = None,
+    expected: Mapping[str, ExpectedEntity] | None = None,
+    instruction_patterns: InstructionPatterns | None = None,
+) -> tuple[SummaryRecord, list[Problem]]:
+    """The record with provenance and cited authors set (:mod:`agentlog.summary.provenance`),
+    and its problems: sources present and known, no instruction-like text, every item's
+    entities held by the events it cites, the transcript's entities kept.
+
+    ``events`` are the session's (without them, tiers come from the transcript alone, see
+    :class:`~agentlog.summary.evidence.Evidence`); ``event_ids`` defaults to their ids, or to
+    the transcript's. ``expected`` may pass ``transcript_entities(transcript, patterns)``
+    computed once; ``instruction_patterns`` defaults to ``InstructionPatterns.default()``.
+    """
+    patterns = patterns or EntityPatterns.default()
+    parsed = ParsedTranscript.of(transcript)
+    events = list(events) if events is not None else None
+    if event_ids is None:
+        if events is not None:
+            event_ids = {e.id for e in events}
+        else:
+            event_ids = {h[2] for h in parsed.heads if h[2] is not None}
+    known = event_ids if isinstance(event_ids, set | frozenset | dict) else set(event_ids)
+    problems: list[Problem] = []
+    problems.extend(_source_problems("goal_sources", record.goal_sources, known))
+    for path, item in record.items():
+        if not item.sources:
+            problems.append(Problem(kind="no_source", detail="cites no event", path=path))
+        problems.extend(_source_problems(f"{path}.sources", item.sources, known))
+    problems.extend(instruction_problems(record, instruction_patterns))
+    evidence = Evidence(parsed, events)
+    labelled, labels = label_record(record, evidence, patterns)
+    for path, label in labels:
+        if label.unsupported:
+            sources = record.goal_sources if path == "goal" else _item_at(record, path).sources
+            problems.append(_unsupported_problem(path, label, sources))
+    if expected is None:
+        missing = missing_from_transcript(record.text(), parsed, patterns)
+    else:
+        missing = _missing(record, expected, patterns)
+    problems.extend(_dropped_problem(x) for x in missing)
+    return labelled, problems
+
+
+def _item_at(record: SummaryRecord, path: str) -> SummaryItem:
+    section, _, index = path.rstrip("]").partition("[")
+    return record.section(section)[int(index)]  # type: ignore[arg-type]
+
+
 def check_record(
     record: SummaryRecord,
     *,
-    event_ids: Collection[str],
-    transcript: Transcript,
+    event_ids: Collection[str] | None = None,
+    transcript: Transcript | ParsedTranscript,
+    events: Iterable[Event] | None = None,
     patterns: EntityPatterns | None = None,
     expected: Mapping[str, ExpectedEntity] | None = None,
     instruction_patterns: InstructionPatterns | None = None,
 ) -> list[Problem]:
-    """The problems of a parsed record: sources present and known, no instruction-like text,
-    entities kept.
-
-    ``expected`` may pass ``transcript_entities(transcript, patterns)`` computed once;
-    ``instruction_patterns`` defaults to ``InstructionPatterns.default()``.
-    """
-    patterns = patterns or EntityPatterns.default()
-    known = event_ids if isinstance(event_ids, set | frozenset | dict) else set(event_ids)
-    problems: list[Problem] = []
-    for path, item in record.items():
-        if not item.sources:
-            problems.append(Problem(kind="no_source", detail="cites no event", path=path))
-        for i, source in enumerate(item.sources):
-            if source not in known:
-                detail = f"{source!r} is not an event of this session"
-                problems.append(
-                    Problem(kind="unknown_source", detail=detail, path=f"{path}.sources[{i}]")
-                )
-    problems.extend(instruction_problems(record, instruction_patterns))
-    if expected is None:
-        missing = missing_from_transcript(record.text(), transcript, patterns)
-    else:
-        missing = _missing(record, expected, patterns)
-    problems.extend(_dropped_problem(x) for x in missing)
+    """The problems of a parsed record (see :func:`check_and_label`, which also labels it)."""
+    _, problems = check_and_label(
+        record,
+        transcript=transcript,
+        events=events,
+        event_ids=event_ids,
+        patterns=patterns,
+        expected=expected,
+        instruction_patterns=instruction_patterns,
+    )
     return problems
 
 
@@ -273,14 +351,14 @@ def validate_output(
     output: str | Mapping[str, Any] | SummaryRecord,
     *,
     events: Iterable[Event],
-    transcript: Transcript,
+    transcript: Transcript | ParsedTranscript,
     patterns: EntityPatterns | None = None,
     instruction_patterns: InstructionPatterns | None = None,
 ) -> tuple[SummaryRecord | None, list[Problem]]:
     """Parse and check ``output`` against the session's events and their rendered transcript.
 
-    Returns the record (``None`` when it does not parse) and every problem found; a record
-    with problems must not be delivered.
+    Returns the record, labelled (``None`` when it does not parse), and every problem found; a
+    record with problems must not be delivered.
     """
     if isinstance(output, SummaryRecord):
         record = output
@@ -289,11 +367,10 @@ def validate_output(
         if parsed is None:
             return None, problems
         record = parsed
-    ids = {e.id for e in events}
-    return record, check_record(
+    return check_and_label(
         record,
-        event_ids=ids,
         transcript=transcript,
+        events=events,
         patterns=patterns,
         instruction_patterns=instruction_patterns,
     )
