@@ -46,11 +46,11 @@ Each transcript line starts with [event id] and the author. "user" is the custom
 other author is an agent or a tool. CALLS lines are tool calls and RESULT lines their results.
 
 Answer with one JSON object and nothing else:
-{"goal": "...", "facts": [ITEM], "decisions": [ITEM], "commitments": [ITEM],
- "open_questions": [ITEM]}
+{"goal": "...", "goal_sources": ["event id", ...], "facts": [ITEM], "decisions": [ITEM],
+ "commitments": [ITEM], "open_questions": [ITEM]}
 where each ITEM is {"text": "...", "sources": ["event id", ...]}.
 
-- goal: what the customer wanted, in one sentence.
+- goal: what the customer wanted, in one sentence; goal_sources: the events that say so.
 - facts: what was established, above all by tool results.
 - decisions: what was decided or done: actions taken, requests refused, handoffs.
 - commitments: every promise made to the customer (what, how much, by when).
@@ -61,6 +61,8 @@ Rules:
 - Copy identifiers, amounts and dates exactly. Every identifier, amount and date in the
   transcript must appear in some item.
 - Something only the customer said is their claim, not an established fact: cite their event.
+  Code labels every item from what its cited events hold; citing a tool result for words it
+  does not hold makes the record fail.
 - Use empty lists when nothing applies.
 """
 
