@@ -17,6 +17,9 @@ The tree::
     │   └── RequestAbandonedError  the user wrote a new message instead of answering
     ├── ModelError                 a model call failed; ``error_code`` says why
     ├── ToolArgumentsError         (agentlog.tools) arguments that do not fit a tool
+    ├── ToolError                  a tool's own failure; its message is the call's result
+    │   ├── McpToolError           (agentlog.tools.mcp) an MCP server answered a call with an error
+    │   └── McpConnectionError     (agentlog.tools.mcp) an MCP server unreachable or gone away
     ├── InstructionError           (agentlog.agents) a placeholder names an unset state key
     ├── ScriptError                (agentlog.models.scripted) a script and its calls disagree
     ├── ImmutableError             a write to a frozen event, session or state view (TypeError)
@@ -54,6 +57,8 @@ __all__ = [
     "NulCharacterError",
     "ValueTooDeepError",
     "ValueTooLargeError",
+    "McpConnectionError",
+    "McpToolError",
     "ModelError",
     "PendingRequestError",
     "RequestAbandonedError",
@@ -77,6 +82,7 @@ __all__ = [
     "StaleSessionError",
     "StoreError",
     "StoreUnavailableError",
+    "ToolError",
 ]
 
 
@@ -181,6 +187,20 @@ class ModelError(AgentlogError):
         super().__init__(f"{error_code.value}: {message}")
         self.error_code = error_code
         self.retryable = retryable
+
+
+class ToolError(AgentlogError):
+    """A tool failed in a way it can put in words: the model gets the message as the call's
+    result (``{"error": message}``) and may try another way; the turn goes on."""
+
+
+class McpToolError(ToolError):
+    """An MCP server answered a tool call with an error (a result marked ``isError``, or a
+    protocol error such as an unknown tool or a timeout)."""
+
+
+class McpConnectionError(ToolError):
+    """An MCP server could not be started or reached, or its connection went away."""
 
 
 class ImmutableError(AgentlogError, TypeError):

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeAlias
 
+from agentlog import tracing
 from agentlog.context import CallbackContext, InvocationContext
 from agentlog.events import Content, Event, EventActions
 
@@ -116,12 +117,16 @@ class BaseAgent(ABC):
             **fields,
         )
 
-    async def run_async(self, ctx: InvocationContext) -> AsyncIterator[Event]:
+    def run_async(self, ctx: InvocationContext) -> AsyncIterator[Event]:
         """Run this agent for the invocation: callbacks around ``_run_async_impl``.
 
         When a paused invocation resumes into this agent (or below it), the before-agent
-        callback is not run again: it ran when the turn started.
+        callback is not run again: it ran when the turn started. With OpenTelemetry the run
+        is an ``invoke_agent`` span (:mod:`agentlog.tracing`).
         """
+        return tracing.trace_agent(self, ctx, self._run_with_callbacks(ctx))
+
+    async def _run_with_callbacks(self, ctx: InvocationContext) -> AsyncIterator[Event]:
         resuming = ctx.resume is not None and self.contains(ctx.resume.agent_name)
         if self.before_agent_callback is not None and not resuming:
             event = await self._callback_event(ctx, self.before_agent_callback)

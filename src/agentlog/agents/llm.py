@@ -14,6 +14,7 @@ from typing import Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
+from agentlog import tracing
 from agentlog.agents.base import AgentCallback, BaseAgent, resolve
 from agentlog.agents.history import HistoryCache, current_turn
 from agentlog.agents.instructions import fill_instruction
@@ -40,6 +41,7 @@ from agentlog.models.registry import model_from_spec
 from agentlog.run_config import StreamingMode
 from agentlog.tools.base import BaseTool
 from agentlog.tools.function import as_tool
+from agentlog.tools.toolset import BaseToolset
 
 __all__ = ["AfterModelCallback", "BeforeModelCallback", "LlmAgent"]
 
@@ -64,6 +66,8 @@ class _Attempt:
     response: LlmResponse
     problem: str | None = None
     parsed: Any = None
+    event_id: str | None = None
+    """The id for the event made of the response (none when rejected)."""
 
 
 class LlmAgent(BaseAgent):
@@ -75,7 +79,8 @@ class LlmAgent(BaseAgent):
             :func:`agentlog.models.registry.model_from_spec`; ``InvalidConfigError`` if it
             cannot be); ``None`` uses the nearest ancestor ``LlmAgent``'s.
         instruction: system prompt; ``{key}`` / ``{key?}`` placeholders read state.
-        tools: ``BaseTool``s or plain functions.
+        tools: ``BaseTool``s, plain functions, or toolsets (``BaseToolset``, such as
+            :class:`agentlog.tools.mcp.McpToolset`) whose tools are listed as each run starts.
         output_schema: a pydantic model the final answer must parse as (one retry with the
             validation error, then a ``MALFORMED_OUTPUT`` error event).
         output_key: state key that receives the final answer (parsed, with a schema).
@@ -91,7 +96,7 @@ class LlmAgent(BaseAgent):
         model: BaseLlm | str | None = None,
         instruction: str | InstructionProvider = "",
         description: str = "",
-        tools: Sequence[BaseTool | Callable[..., Any]] = (),
+        tools: Sequence[BaseTool | BaseToolset | Callable[..., Any]] = (),
         sub_agents: Sequence[BaseAgent] = (),
         output_schema: type[BaseModel] | None = None,
         output_key: str | None = None,
@@ -117,7 +122,11 @@ class LlmAgent(BaseAgent):
             raise ValueError("include_contents is 'default' or 'none'")
         self._model = _resolve_model(name, model)
         self.instruction = instruction
-        self.tools: tuple[BaseTool, ...] = tuple(as_tool(t) for t in tools)
+        self.toolsets = tuple(t for t in tools if isinstance(t, BaseToolset))
+        self.tools: tuple[BaseTool, ...] = tuple(
+            as_tool(t) for t in tools if not isinstance(t, BaseToolset)
+        )
+        self._listed: tuple[BaseTool, ...] = ()
         names = [t.name for t in self.tools]
         if len(set(names)) != len(names):
             raise ValueError(f"agent {name!r} has two tools with one name: {names}")
@@ -144,8 +153,9 @@ class LlmAgent(BaseAgent):
         raise ValueError(f"agent {self.name!r} has no model and no ancestor with one")
 
     def tools_by_name(self) -> dict[str, BaseTool]:
-        """The tools on offer, the transfer tool included when there are targets."""
-        tools = {t.name: t for t in self.tools}
+        """The tools on offer (the toolsets' as last listed), the transfer tool included when
+        there are targets."""
+        tools = {t.name: t for t in (*self.tools, *self._listed)}
         targets = transfer_targets(self)
         if targets:
             tools[TransferToAgentTool.NAME] = TransferToAgentTool([a.name for a in targets])
@@ -187,6 +197,8 @@ class LlmAgent(BaseAgent):
 
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
         turn = _Turn()
+        if self.toolsets:
+            await self._list_toolsets()
         if ctx.resume is not None and ctx.resume.agent_name == self.name:
             resume, ctx.resume = ctx.resume, None
             outcome = await self._resume(ctx, resume)
@@ -247,6 +259,7 @@ class LlmAgent(BaseAgent):
             model=response.model,
             error_code=response.error_code,
             error_message=response.error_message,
+            **({"id": attempt.event_id} if attempt.event_id else {}),
         )
         yield event
         if response.error_code is not None:
@@ -267,42 +280,50 @@ class LlmAgent(BaseAgent):
         response: LlmResponse | None = None
         if self.before_model_callback is not None:
             response = await resolve(self.before_model_callback(callback_context, request))
-        if response is None:
-            if ctx.llm_calls >= ctx.run_config.max_llm_calls:
-                ctx.end_invocation = True
-                yield self.new_event(
-                    ctx,
-                    error_code=ErrorCode.MAX_LLM_CALLS,
-                    error_message=f"reached max_llm_calls={ctx.run_config.max_llm_calls}",
-                )
-                return
-            ctx.llm_calls += 1
-            stream = ctx.run_config.streaming_mode is StreamingMode.SSE
-            try:
-                async for item in self.model.generate(request, stream=stream):
-                    if item.partial:
-                        yield self.new_event(
-                            ctx, content=item.content, partial=True, model=item.model
-                        )
-                    else:
-                        response = item
-            except ModelError as exc:
-                ctx.end_invocation = True
-                yield self.new_event(ctx, error_code=exc.error_code, error_message=str(exc))
-                return
+        with tracing.model_call(ctx, self, self.model, request) as call:
             if response is None:
-                ctx.end_invocation = True
-                yield self.new_event(
-                    ctx,
-                    error_code=ErrorCode.PROVIDER_ERROR,
-                    error_message="the model's stream ended without a final response",
-                )
-                return
-        if self.after_model_callback is not None:
-            replaced = await resolve(self.after_model_callback(callback_context, response))
-            if replaced is not None:
-                response = replaced
-        yield self._check(response)
+                if ctx.llm_calls >= ctx.run_config.max_llm_calls:
+                    ctx.end_invocation = True
+                    yield self.new_event(
+                        ctx,
+                        error_code=ErrorCode.MAX_LLM_CALLS,
+                        error_message=f"reached max_llm_calls={ctx.run_config.max_llm_calls}",
+                    )
+                    return
+                ctx.llm_calls += 1
+                stream = ctx.run_config.streaming_mode is StreamingMode.SSE
+                try:
+                    async for item in call.stream(self.model.generate(request, stream=stream)):
+                        if item.partial:
+                            yield self.new_event(
+                                ctx, content=item.content, partial=True, model=item.model
+                            )
+                        else:
+                            response = item
+                except ModelError as exc:
+                    ctx.end_invocation = True
+                    event_id = call.failed(exc.error_code, str(exc))
+                    yield self.new_event(
+                        ctx, id=event_id, error_code=exc.error_code, error_message=str(exc)
+                    )
+                    return
+                if response is None:
+                    ctx.end_invocation = True
+                    message = "the model's stream ended without a final response"
+                    event_id = call.failed(ErrorCode.PROVIDER_ERROR, message)
+                    yield self.new_event(
+                        ctx, id=event_id, error_code=ErrorCode.PROVIDER_ERROR, error_message=message
+                    )
+                    return
+            if self.after_model_callback is not None:
+                replaced = await resolve(self.after_model_callback(callback_context, response))
+                if replaced is not None:
+                    response = replaced
+            attempt = self._check(response)
+            # The id is given inside the call's span, which records it: the trace names the
+            # event that holds the answer.
+            attempt.event_id = call.finished(attempt.response, rejected=attempt.problem)
+        yield attempt
 
     def _check(self, response: LlmResponse) -> _Attempt:
         if response.error_code is ErrorCode.MALFORMED_OUTPUT:
@@ -325,6 +346,19 @@ class LlmAgent(BaseAgent):
             model=response.model,
         )
         return _Attempt(canonical, parsed=value)
+
+    async def _list_toolsets(self) -> None:
+        """List the toolsets' tools (a toolset connects on first use) for this run."""
+        listed = [tool for toolset in self.toolsets for tool in await toolset.get_tools()]
+        names = [t.name for t in (*self.tools, *listed)]
+        if transfer_targets(self):
+            names.append(TransferToAgentTool.NAME)
+        clashes = sorted({n for n in names if names.count(n) > 1})
+        if clashes:
+            raise InvalidConfigError(
+                f"agent {self.name!r}: its toolsets offer tools whose names are taken: {clashes}"
+            )
+        self._listed = tuple(listed)
 
     # --- after tool calls -----------------------------------------------------------------
 

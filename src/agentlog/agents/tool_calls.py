@@ -19,11 +19,13 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from agentlog import tracing
 from agentlog._frozen import thaw
 from agentlog.agents.base import resolve
 from agentlog.agents.transfer import transfer_targets
 from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
 from agentlog.context import InvocationContext, ResumeInfo, ToolContext
+from agentlog.errors import ToolError
 from agentlog.events import (
     Content,
     CredentialRequest,
@@ -181,32 +183,36 @@ async def run_calls(
 async def _call_tool(
     agent: LlmAgent, tool: BaseTool, args: dict[str, Any], tool_context: ToolContext
 ) -> dict[str, Any]:
-    early = None
-    if agent.before_tool_callback is not None:
-        early = await resolve(agent.before_tool_callback(tool, args, tool_context))
-    if early is not None:
-        result: dict[str, Any] = dict(early)
-    else:
-        result = await _run_tool(tool, args, tool_context)
-    if agent.after_tool_callback is not None:
-        replaced = await resolve(agent.after_tool_callback(tool, args, tool_context, result))
-        if replaced is not None:
-            result = dict(replaced)
+    with tracing.tool_call(tool, tool_context) as span:
+        early = None
+        if agent.before_tool_callback is not None:
+            early = await resolve(agent.before_tool_callback(tool, args, tool_context))
+        if early is not None:
+            result: dict[str, Any] = dict(early)
+        else:
+            result = await _run_tool(tool, args, tool_context, span)
+        if agent.after_tool_callback is not None:
+            replaced = await resolve(agent.after_tool_callback(tool, args, tool_context, result))
+            if replaced is not None:
+                result = dict(replaced)
     return result
 
 
 async def _run_tool(
-    tool: BaseTool, args: dict[str, Any], tool_context: ToolContext
+    tool: BaseTool, args: dict[str, Any], tool_context: ToolContext, span: tracing.ToolCall
 ) -> dict[str, Any]:
     try:
         raw = await tool.run(args, tool_context)
         return raw if isinstance(raw, dict) else {"result": raw}
-    except ToolArgumentsError as exc:
+    except (ToolArgumentsError, ToolError) as exc:
+        # The tool's own words, meant for the model.
+        span.failed(exc)
         return {"error": str(exc)}
     except Exception as exc:
         # The model sees the failure as the tool's result and may try another way; the log
         # keeps it in the function response.
         logger.warning("tool %s raised %s: %s", tool.name, type(exc).__name__, exc)
+        span.failed(exc)
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
