@@ -43,7 +43,7 @@ from typing import Any, Final
 
 import httpx
 
-from bench.server import DEFAULT_DSN, HOST, WORKDIR, free_port, log
+from bench.server import DEFAULT_DSN, HOST, WORKDIR, free_port, log, wait_ready
 
 LOOKUP: Final = "my order A-1001?"
 REFUND: Final = "please refund the shipping"
@@ -74,17 +74,7 @@ class Process:
             )
 
     async def ready(self, wait_s: float = 60.0) -> None:
-        deadline = time.monotonic() + wait_s
-        async with httpx.AsyncClient(base_url=self.url, trust_env=False) as client:
-            while time.monotonic() < deadline and self.process.poll() is None:
-                try:
-                    if (await client.get("/healthz")).status_code == 200:
-                        return
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
-        tail = self.logfile.read_text(errors="replace")[-2000:]
-        raise RuntimeError(f"agentlog did not start on {self.url}:\n{tail}")
+        await wait_ready(self.url, self.process, self.logfile, wait_s)
 
     def stop(self) -> None:
         if self.process.poll() is None:

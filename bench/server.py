@@ -102,21 +102,27 @@ class Server:
             )
 
     async def ready(self, wait_s: float) -> None:
-        import httpx
+        await wait_ready(self.url, self.process, self.logfile, wait_s)
 
-        deadline = time.monotonic() + wait_s
-        async with httpx.AsyncClient(base_url=self.url, trust_env=False) as client:
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    break
-                try:
-                    if (await client.get("/healthz")).status_code == 200:
-                        return
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
-        tail = self.logfile.read_text(errors="replace")[-2000:]
-        raise RuntimeError(f"the server did not start on {self.url}:\n{tail}")
+
+async def wait_ready(
+    url: str, process: subprocess.Popen[bytes], logfile: Path, wait_s: float
+) -> None:
+    """Wait until the server at ``url`` answers ``/healthz``; raise with its log's tail if it
+    exits or ``wait_s`` passes first."""
+    import httpx
+
+    deadline = time.monotonic() + wait_s
+    async with httpx.AsyncClient(base_url=url, trust_env=False) as client:
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                if (await client.get("/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    tail = (await asyncio.to_thread(logfile.read_text, errors="replace"))[-2000:]
+    raise RuntimeError(f"the server did not start on {url}:\n{tail}")
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentlog.agents.base import BaseAgent
-from agentlog.compaction.config import EventsCompactionConfig
+from agentlog.compaction import EventsCompactionConfig, compaction_event
 from agentlog.context import InvocationContext
 from agentlog.errors import InvalidConfigError, SessionBusyError
 from agentlog.events import Content, ErrorCode, Event
@@ -40,20 +40,7 @@ class Summary:
     """A compaction summariser that says how many events it covers."""
 
     async def summarize_events(self, events: list[Event]) -> Event | None:
-        from agentlog.events import EventActions, EventCompaction
-
-        return Event(
-            invocation_id="compaction",
-            author="agentlog_compactor",
-            actions=EventActions(
-                compaction=EventCompaction(
-                    start_timestamp=events[0].timestamp,
-                    end_timestamp=events[-1].timestamp,
-                    event_ids=tuple(e.id for e in events),
-                    summary=Content.from_text(f"{len(events)} events", role="model"),
-                )
-            ),
-        )
+        return compaction_event(events, f"{len(events)} events")
 
 
 @pytest.fixture(params=["memory", "sqlite"])
