@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from agentlog import InMemorySessionService, SqliteSessionService
 from agentlog.memory import InMemoryMemoryService
@@ -35,6 +35,10 @@ schemathesis = pytest.importorskip("schemathesis")
 
 MAX_EXAMPLES = 25
 """Random examples per route (the coverage phase adds its own, a bounded set)."""
+
+# Hypothesis's explain phase re-runs a failure under a tracer, which multiplies the time a
+# failing run takes; the shrunk failure and schemathesis's curl line say enough.
+PHASES = [phase for phase in Phase if phase is not Phase.explain]
 
 _DIR = Path(tempfile.mkdtemp(prefix="agentlog-schemathesis-"))
 atexit.register(shutil.rmtree, _DIR, ignore_errors=True)  # also when the tests are deselected
@@ -88,7 +92,12 @@ def _store() -> Iterator[None]:
 
 
 @schema.parametrize()
-@settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=MAX_EXAMPLES,
+    phases=PHASES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 def test_every_route_keeps_its_contract(case: Any) -> None:
     _finite(case)
     case.call_and_validate()
@@ -114,6 +123,7 @@ TestSequencesKeepTheContract = _Sequences.TestCase
 TestSequencesKeepTheContract.settings = settings(
     max_examples=MAX_EXAMPLES,
     stateful_step_count=6,
+    phases=PHASES,
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
