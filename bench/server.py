@@ -104,6 +104,15 @@ class Server:
     async def ready(self, wait_s: float) -> None:
         await wait_ready(self.url, self.process, self.logfile, wait_s)
 
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
 
 async def wait_ready(
     url: str, process: subprocess.Popen[bytes], logfile: Path, wait_s: float
@@ -123,15 +132,6 @@ async def wait_ready(
             await asyncio.sleep(0.1)
     tail = (await asyncio.to_thread(logfile.read_text, errors="replace"))[-2000:]
     raise RuntimeError(f"the server did not start on {url}:\n{tail}")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
 
 
 # --- the clients ---------------------------------------------------------------------------------
