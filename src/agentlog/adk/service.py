@@ -45,6 +45,8 @@ except ImportError as exc:  # pragma: no cover - covered by a test that hides th
 
 from agentlog._frozen import FrozenDict, thaw
 from agentlog.adk.codec import from_adk_event, to_adk_event
+from agentlog.compaction.config import EventsCompactionConfig
+from agentlog.compaction.hook import CompactionHook
 from agentlog.errors import (
     LeaseLostError,
     SessionBusyError,
@@ -247,6 +249,24 @@ class AgentlogSessionService(BaseSessionService):
         while len(self._converted) > self._cache_size:
             self._converted.popitem(last=False)
         return converted.events_for(loaded.events)
+
+    # --- agentlog on ADK sessions ------------------------------------------------------------
+
+    async def compact(
+        self, *, app_name: str, user_id: str, session_id: str, config: EventsCompactionConfig
+    ) -> AdkEvent | None:
+        """Compact an ADK session with agentlog's compaction, if ``config``'s trigger fires.
+
+        Call it between turns (after a ``Runner.run_async`` stream has ended), never during
+        one. The compaction is stored as any event; ADK's ``Runner`` then sends its summary in
+        place of the events it covers, as it does for its own compactions. Returns the stored
+        compaction as ADK sees it, or None (nothing due, or a failure, logged as a warning).
+        """
+        session = await self._store.get_session(
+            app_name=app_name, user_id=user_id, session_id=session_id
+        )
+        stored = await CompactionHook(config, self._store).compact(session)
+        return None if stored is None else to_adk_event(stored)
 
     # --- lifetime -----------------------------------------------------------------------------
 
