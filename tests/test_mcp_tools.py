@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -427,3 +428,25 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_the_readme_example_runs(tmp_path: Path) -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    body = text.split("\n## MCP tools\n", 1)[1].split("\n## ", 1)[0]
+    server, agent = re.findall(r"```python\n(.*?)```", body, re.DOTALL)
+    (tmp_path / "orders_server.py").write_text(server, encoding="utf-8")
+    (tmp_path / "agent.py").write_text(agent, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "agent.py"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "user Where is A-1001?",
+        "lookup_order {'order_id': 'A-1001', 'status': 'delivered'}",
+        "desk A-1001 was delivered.",
+    ]

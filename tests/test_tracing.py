@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import subprocess
 import sys
 import textwrap
@@ -419,3 +420,30 @@ def test_a_turn_runs_without_opentelemetry_or_without_a_provider(
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == expected
     assert "Traceback" not in done.stderr
+
+
+def _readme_blocks(section: str) -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", body, re.DOTALL)
+
+
+def test_the_readme_example_runs(tmp_path: Path) -> None:
+    [block] = _readme_blocks("OpenTelemetry")
+    script = tmp_path / "traced.py"
+    script.write_text(block, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    names = [line.split(" ")[0] for line in done.stdout.splitlines()]
+    assert names[0] == "invocation"
+    assert "invoke_agent" in names
+    assert names.count("chat") == 2
+    assert names.count("execute_tool") == 1
+    assert names.count("append_event") == 4
