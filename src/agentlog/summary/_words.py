@@ -53,6 +53,8 @@ _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("fai
 def forms(word: str) -> frozenset[str]:
     """The inflections under which an event may hold ``word`` (a folded content word)."""
     stems = {word, *_SAME.get(word, ())}
+    if len(word) < 4:
+        return frozenset(stems)  # "not" is not "notes"
     for suffix in ("ing", "ed", "es", "s", "er", "ers", "ment", "ments", "ly"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             stem = word[: -len(suffix)]

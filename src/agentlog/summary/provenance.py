@@ -105,9 +105,11 @@ def item_entities(
         have = found[index]
         for token in held & named.keys():
             bare = named[token]
-            have.setdefault(
-                "id:" + bare, Entity("id", "identifier", bare, "id:" + bare, starts[index])
-            )
+            if "id:" + bare not in have:
+                text = texts[index]
+                at = text.casefold().find(bare)  # shown as written
+                shown = text[at : at + len(bare)] if at >= 0 and text.isascii() else bare
+                have["id:" + bare] = Entity("id", "identifier", shown, "id:" + bare, starts[index])
     return [list(f.values()) for f in found]
 
 

@@ -1,0 +1,216 @@
+"""Entities learned from the session itself (``agentlog.summary.learned``): the validator checks a
+domain it has no preset for, and the new-domain evaluation set ``evals/booking-eval.jsonl``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentlog import Content, Event, Part
+from agentlog.summary import (
+    EntityPatterns,
+    ExtractiveSummarizer,
+    SummaryItem,
+    SummaryRecord,
+    load_jsonl_sessions,
+    transcript_entities,
+    transcript_lines,
+    validate_output,
+)
+from agentlog.summary.evaluation import mentions
+from agentlog.summary.learned import identifier_shaped, is_id_key
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOKING = ROOT / "evals" / "booking-eval.jsonl"
+BUILDER = ROOT / "evals" / "build_booking_evalset.py"
+T0 = 1_790_000_000.0
+
+
+def event(n: int, author: str, part: Part) -> Event:
+    role = "user" if author == "user" or part.function_response else "model"
+    return Event(
+        id=f"e{n:02d}",
+        invocation_id="i1",
+        author=author,
+        timestamp=T0 + n,
+        content=Content(role=role, parts=(part,)),
+    )
+
+
+def booking_session() -> list[Event]:
+    booking = {
+        "booking_code": "HXKQRT",  # letters only: named by its key
+        "status": "confirmed",
+        "flights": [{"flight_number": "XY123", "date": "2026-05-14", "seats_left": 4}],
+        "zip_code": "1200-195",
+        "currency_code": "EUR",
+        "paid": 142.0,
+        "notes": "window seat",
+    }
+    return [
+        event(1, "user", Part(text="Hi, user ana_lima_4410 here, about my booking HXKQRT.")),
+        event(2, "agent", Part.from_function_call("get_booking", {"booking_code": "HXKQRT"}, "c1")),
+        event(3, "get_booking", Part.from_function_response("get_booking", booking, "c1")),
+        event(
+            4,
+            "agent",
+            Part.from_function_call(
+                "change_flight",
+                {"booking_code": "HXKQRT", "payment_id": "card_7731904", "to": "XY131"},
+                "c2",
+            ),
+        ),
+        event(
+            5,
+            "change_flight",
+            Part.from_function_response(
+                "change_flight", {"status": "changed", "confirmation": "Q7ZK2M"}, "c2"
+            ),
+        ),
+        event(6, "agent", Part(text="Done: Q7ZK2M is your new confirmation, 100GB of wifi free.")),
+    ]
+
+
+def found(events: list[Event], patterns: EntityPatterns | None = None) -> set[str]:
+    entities = transcript_entities(transcript_lines(events), patterns or EntityPatterns.default())
+    return {x.entity.text for x in entities.values()}
+
+
+def test_without_a_preset_the_session_names_its_identifiers() -> None:
+    got = found(booking_session())
+    # Under a key that names an id; a call's arguments; a result's id the conversation repeats.
+    assert {"HXKQRT", "XY123", "card_7731904", "XY131", "Q7ZK2M"} <= got
+    # Amounts and dates as before.
+    assert {"142.0", "2026-05-14"} <= got
+    # An attribute code, a word, a quantity, a count: none is an identifier.
+    assert not {"1200-195", "EUR", "window", "100GB", "4", "confirmed"} & got
+
+
+def test_learning_can_be_switched_off_and_presets_add_to_it() -> None:
+    assert "HXKQRT" not in found(booking_session(), EntityPatterns(learn=False))
+    flights = EntityPatterns.default().extend(flight=r"XY\d{3,4}")
+    assert {"HXKQRT", "XY123"} <= found(booking_session(), flights)
+
+
+def test_a_mentioned_scoped_preset_still_decides_where_its_ids_count() -> None:
+    catalogue = {"items": [{"item_id": "7751905257", "price": 12.0}]}
+    events = [
+        event(1, "user", Part(text="What is in stock?")),
+        event(2, "agent", Part.from_function_call("search", {"q": "mug"}, "c1")),
+        event(3, "search", Part.from_function_response("search", catalogue, "c1")),
+    ]
+    assert "7751905257" in found(events)
+    assert "7751905257" not in found(events, EntityPatterns.retail())
+
+
+def test_a_record_that_drops_a_booking_code_fails_without_any_preset() -> None:
+    events = booking_session()
+    lines = transcript_lines(events)
+    record = ExtractiveSummarizer().summarize_now(events).record
+    assert record is not None
+    dropped = SummaryRecord(
+        goal="Change a flight",
+        facts=tuple(i for i in record.facts if "HXKQRT" not in i.text),
+    )
+    _, problems = validate_output(dropped, events=events, transcript=lines)
+    assert any(p.kind == "dropped_entity" and "HXKQRT" in p.detail for p in problems)
+
+
+def test_an_item_naming_an_identifier_its_sources_lack_is_refused() -> None:
+    events = booking_session()
+    record = SummaryRecord(
+        goal="",
+        facts=(SummaryItem(text="Rebooked on XY999 with card_0000001", sources=("e04", "e05")),),
+    )
+    _, problems = validate_output(record, events=events, transcript=transcript_lines(events))
+    (unsupported,) = [p for p in problems if p.kind == "unsupported"]
+    assert "XY999" in unsupported.detail
+    assert "card_0000001" in unsupported.detail
+
+
+@pytest.mark.parametrize(
+    ("key", "names_an_id"),
+    [
+        ("booking_id", True),
+        ("orderNumber", True),
+        ("confirmation_code", True),
+        ("ref", True),
+        ("record_locator", True),
+        ("ticket_numbers", True),
+        ("zip_code", False),
+        ("country_code", False),
+        ("status_code", False),
+        ("number_of_bags", False),
+        ("paid", False),
+    ],
+)
+def test_which_keys_name_an_identifier(key: str, names_an_id: bool) -> None:
+    assert is_id_key(key) is names_an_id
+
+
+@pytest.mark.parametrize(
+    ("token", "shaped"),
+    [
+        ("XY123", True),
+        ("Q7ZK2M", True),
+        ("card_7731904", True),
+        ("ana_lima_4410", True),
+        ("555-123-2002", True),
+        ("HXKQRT", False),  # letters only: only a key can say it is an id
+        ("follow-up", False),
+        ("2026-09-28", False),
+        ("100GB", False),
+        ("12in", False),
+        ("10th", False),
+        ("7751", False),
+        ("A1", False),
+    ],
+)
+def test_which_tokens_are_identifier_shaped(token: str, shaped: bool) -> None:
+    assert identifier_shaped(token) is shaped
+
+
+# --- the new-domain evaluation set ------------------------------------------------------------
+
+
+def builder() -> Any:
+    spec = importlib.util.spec_from_file_location("build_booking_evalset", BUILDER)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_booking_set_is_what_its_script_writes() -> None:
+    module = builder()
+    assert BOOKING.read_text(encoding="utf-8") == module.render(module.build())
+    sessions = [json.loads(line) for line in BOOKING.read_text(encoding="utf-8").splitlines()]
+    assert len(sessions) == 12
+    assert all(
+        s["meta"]["domain"] == "booking" and s["meta"]["expected_entities"] for s in sessions
+    )
+
+
+def test_the_validator_finds_the_booking_sets_hand_written_entities_without_a_preset() -> None:
+    hits = {True: 0, False: 0}
+    total = 0
+    for session in load_jsonl_sessions(BOOKING):
+        lines = transcript_lines(session.events)
+        for learn in (True, False):
+            entities = transcript_entities(lines, EntityPatterns(learn=learn))
+            text = "\n".join(x.entity.text for x in entities.values())
+            hits[learn] += sum(mentions(text, e) for e in session.meta["expected_entities"])
+        total += len(session.meta["expected_entities"])
+    assert hits[True] / total >= 0.95  # 59 of 60: XY880 is only ever the customer's word
+    assert hits[False] / total < 0.5  # dates, amounts and dash ids alone
+
+
+def test_the_extractive_summariser_passes_every_booking_session() -> None:
+    for session in load_jsonl_sessions(BOOKING):
+        result = ExtractiveSummarizer().summarize_now(session)
+        assert result.ok, (session.session_id, result.last_problems)
