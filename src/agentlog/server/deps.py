@@ -9,6 +9,7 @@ from fastapi import Depends, HTTPException, Path, Request, status
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from agentlog.artifacts import ArtifactService
+from agentlog.limits import MAX_ID_BYTES
 from agentlog.runner import Runner
 from agentlog.server.auth import LOCAL_USER, Caller, KeyRing, is_loopback
 from agentlog.server.hub import SessionKey, TurnHub
@@ -91,7 +92,13 @@ ServerDep = Annotated[Server, Depends(get_server)]
 
 SessionId = Annotated[
     str,
-    Path(description="A session of the caller's (another user's reads as 404).", examples=["s-1"]),
+    Path(
+        description="A session of the caller's (another user's reads as 404): at most "
+        f"{MAX_ID_BYTES} bytes of UTF-8, no NUL.",
+        examples=["s-1"],
+        # JSON Schema counts characters where the limit counts bytes: exact for ASCII ids.
+        json_schema_extra={"maxLength": MAX_ID_BYTES, "pattern": "^[^\\u0000]*$"},
+    ),
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="An API key: 'Authorization: Bearer KEY'.")
