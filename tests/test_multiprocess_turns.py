@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -54,7 +55,8 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(TESTS.parent)])}
-        self.log = open(os.devnull, "wb")  # noqa: SIM115 - closed in stop()
+        self.log_path = Path(tempfile.mkstemp(prefix="agentlog-serve-", suffix=".log")[1])
+        self.log = self.log_path.open("wb")  # closed in stop()
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -76,7 +78,10 @@ class Server:
     def wait_ready(self) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"the server exited with {self.proc.returncode}"
+            assert self.proc.poll() is None, (
+                f"the server exited with {self.proc.returncode}: "
+                + self.log_path.read_text(errors="replace")[-2000:]
+            )
             try:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return
@@ -97,6 +102,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         self.log.close()
+        self.log_path.unlink(missing_ok=True)
 
 
 @asynccontextmanager
