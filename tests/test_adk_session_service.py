@@ -362,3 +362,22 @@ def test_a_file_of_adks_own_tables_is_refused(tmp_path: Path) -> None:
         conn.execute("CREATE TABLE app_states (app_name TEXT PRIMARY KEY, state TEXT)")
     with pytest.raises(InvalidConfigError, match="google-adk's DatabaseSessionService tables"):
         AgentlogSessionService.from_url(f"sqlite:///{path}")
+
+
+@pytest.mark.parametrize("module", ["agentlog.adk", "agentlog.adk.codec", "agentlog.adk.service"])
+def test_import_without_google_adk_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, module: str
+) -> None:
+    import importlib
+    import sys
+
+    import google
+
+    for name in [n for n in sys.modules if n == "agentlog.adk" or n.startswith("agentlog.adk.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.delattr(google, "adk", raising=False)
+    monkeypatch.setitem(sys.modules, "google.adk", None)
+    for name in [n for n in sys.modules if n.startswith("google.adk.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    with pytest.raises(ImportError, match=r"pip install 'agentlog\[adk\]'"):
+        importlib.import_module(module)
