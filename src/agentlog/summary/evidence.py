@@ -132,6 +132,11 @@ class Unit:
 
     def holds(self, entity: Entity) -> bool:
         """Whether this unit holds ``entity``, in any form that compares equal."""
+        tokens = self._tokens
+        if tokens is not None and entity.kind == "id":  # the usual case, quickly
+            token = entity.key[3:]
+            if token in tokens or "#" + token in tokens:
+                return True
         return self._holds(entity) or (self.expand() and self._holds(entity))
 
     def _holds(self, entity: Entity) -> bool:
@@ -251,8 +256,12 @@ class Evidence:
     def cited(self, sources: Iterable[str]) -> list[Unit]:
         """The units of every event among ``sources`` that the session holds or carries."""
         units: list[Unit] = []
+        cache = self._units
         for source in sources:
-            if self.known(source):
+            known = cache.get(source)
+            if known is not None:
+                units += known
+            elif self.known(source):
                 units += self.units(source)
             elif source in self._foreign:
                 units += self._foreign[source]

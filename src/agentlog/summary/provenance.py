@@ -159,23 +159,24 @@ def _supported(
         return False
     if not entities:
         return bool(words) and any(all(_in(w, u.words()) for w in words) for u in chosen)
-    anchored: list[Unit] = []
+    found: dict[Unit, None] = {}
     for holders in held:
         mine = [u for u in holders if u.tier in tiers]
         if not mine:
             return False
-        anchored += [u for u in mine if u not in anchored]
+        found.update(dict.fromkeys(mine))
     # A tool call and its result are one exchange: the call's arguments go with the result.
-    links = {u.link for u in anchored if u.link is not None}
+    links = {u.link for u in found if u.link is not None}
     if links:
-        anchored += [u for u in chosen if u.link in links and u not in anchored]
+        found.update(dict.fromkeys(u for u in chosen if u.link in links))
+    anchored = list(found)
     if not words:
         return True
     pool = _pool(anchored)
-    missing = [w for w in words if not _in(w, pool)]
+    missing = [w for w in words if forms(w).isdisjoint(pool)]
     if missing and any([u.expand() for u in anchored]):  # the payloads shown cut short
         pool = _pool(anchored)
-        missing = [w for w in missing if not _in(w, pool)]
+        missing = [w for w in missing if forms(w).isdisjoint(pool)]
     if not missing or tiers != _EVIDENCE:
         return not missing
     # A paraphrase's words must still be what the session's tool traffic says about the same
@@ -197,8 +198,10 @@ def support(
         return Labelled("user_claim")  # it cites nothing the session holds: it backs nothing
     held = [[u for u in units if u.holds(e)] for e in entities]
     unsupported = tuple(e for e, holders in zip(entities, held, strict=True) if not holders)
-    words = _words(text, entities)
     tiers = {u.tier for u in units}
+    if tiers == {"user"}:
+        return Labelled("user_claim", unsupported)  # user text alone
+    words = _words(text, entities)
     for tier, allowed, label in (
         ("evidence", _EVIDENCE, "verified"),
         ("agent", _SPOKEN, "agent_statement"),
@@ -211,7 +214,7 @@ def support(
     relevant = [u for holders in held for u in holders]
     if not entities:
         relevant = [u for u in units if any(_in(w, u.words()) for w in words)]
-    if tiers == {"user"} or any(u.tier == "user" for u in relevant):
+    if any(u.tier == "user" for u in relevant):
         return Labelled("user_claim", unsupported)
     pool = _pool(units)
     missing = {w for w in words if not _in(w, pool)}

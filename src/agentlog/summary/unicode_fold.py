@@ -80,8 +80,10 @@ def _replacement(char: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _decomposes(char: str) -> bool:
-    return unicodedata.normalize("NFKD", char) != char
+def _folded(char: str) -> str:
+    """What one character becomes: its compatibility decomposition, each piece replaced."""
+    pieces = unicodedata.normalize("NFKD", char)
+    return "".join(p if (new := _replacement(p)) is None else new for p in pieces)
 
 
 def _wide(text: str) -> set[str]:
@@ -94,14 +96,12 @@ def fold(text: str) -> str:
     """``text`` as patterns read it (see the module docstring); lower-cased."""
     if text.isascii():
         return text.lower()
-    wide = _wide(text)
-    if any(_decomposes(c) for c in wide):
-        text = unicodedata.normalize("NFKD", text)
-        wide = _wide(text)
     # Most texts hold a handful of distinct wide characters, often none to change: one
-    # ``replace`` each (a fast scan in C) beats a ``translate`` that looks up every character.
-    for char in wide:
-        new = _replacement(char)
-        if new is not None:
+    # ``replace`` each (a fast scan in C) beats decomposing and translating the whole text.
+    # Decomposing character by character gives what NFKD gives here, as the combining marks
+    # whose order NFKD would settle are removed anyway.
+    for char in _wide(text):
+        new = _folded(char)
+        if new != char:
             text = text.replace(char, new)
     return lower(text)
