@@ -310,7 +310,10 @@ def test_the_extractive_baseline_on_the_team_set() -> None:
     assert data["action_recall"]["total"] == 41
 
 
-def test_the_injection_measure_catches_the_hole_it_was_written_for() -> None:
-    """Without the instruction patterns, sessions 007 and 040 launder their injections."""
+def test_without_the_instruction_patterns_injections_in_tool_results_are_still_unverified() -> None:
+    """Sessions 007 and 040 carry their injections inside tool results (a contact form, a
+    ticket). Without the instruction patterns the extractive summariser copies them, and they
+    used to come out verified; the text a tool merely stores is not what it established, so
+    provenance alone now keeps them unverified."""
     data = evaluate_evalset(InstructionPatterns(()))
-    assert data["injections_verified"] == 2
+    assert data["injections_verified"] == 0

@@ -64,6 +64,10 @@ TIER_OF_LABEL: Final[dict[Provenance, Tier]] = {
 _ACTION_KINDS: Final = frozenset({"call", "result", "transfer", "code", "artifact", "error"})
 _NOT_DIGITS: Final = re.compile(r"\D+")
 _ONE_TOKEN: Final = re.compile(r"[\w#-]+")
+_FREE_WORDS: Final = 6
+"""Words in a payload's string value from which it is free text, not an established value."""
+_STRING: Final = re.compile(r'": "((?:[^"\\]|\\.)*)"')
+_NOT_SO: Final = re.compile(r'"[^"\\]*": (?:false|null)')
 _SEARCHES: Final = 8
 """Identifier searches in one unit before it is tokenised instead."""
 _OURS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR, USER_AUTHOR})
@@ -172,9 +176,13 @@ class Unit:
         return key.removeprefix("digits:") in self._digits
 
     def words(self) -> set[str]:
-        """Every word of the unit, folded (of the part shown, until :meth:`expand`)."""
+        """Every word of the unit, folded (of the part shown, until :meth:`expand`); of a tool
+        payload, the words of its keys and short values only (see :func:`_established`)."""
         if self._words is None:
-            self._words = word_set(self.text)
+            text = self.text
+            if self.tier == "evidence" and '": ' in text:
+                text = _established(text)
+            self._words = word_set(text)
         return self._words
 
 
@@ -380,6 +388,25 @@ def _holds_token(text: str, token: str) -> bool:
             return True
         start = text.find(token, start + 1)
     return False
+
+
+def _established(payload: str) -> str:
+    """A rendered payload without its free text: string values of :data:`_FREE_WORDS` words or
+    more (a ticket's description, a form's message, a note) are someone's words that a tool
+    stores or passes on, often the customer's own, not what the tool established; and a key
+    whose value is ``false`` or ``null`` says nothing is so (``"refund_eligible": false``)."""
+    if ": false" in payload or ": null" in payload:
+        payload = _NOT_SO.sub(" ", payload)
+    # Rendered JSON puts one space after each ":" and each ",": spaces beyond those are inside
+    # values, and too few of them for one value of free text means there is none (most
+    # payloads), which two counts in C tell without a scan in Python.
+    if payload.count(" ") - 2 * payload.count('": ') < _FREE_WORDS - 1:
+        return payload
+    return _STRING.sub(_short_only, payload)
+
+
+def _short_only(m: re.Match[str]) -> str:
+    return m[0] if m[1].count(" ") < _FREE_WORDS - 1 else '": ""'
 
 
 def _cut(body: str) -> bool:

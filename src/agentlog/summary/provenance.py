@@ -10,6 +10,13 @@ events are read through to what they carry). An item says two kinds of things:
   session's tool traffic; event ids written as citations are not entities);
 - its **words**: its content words (:mod:`agentlog.summary._words`), entities left out.
 
+What a tool payload establishes is its keys and short values: a string of six words or more
+in it (a ticket's description, a contact form's message, a note) is someone's words that the
+tool stores or passes on, often the customer's own, and a key whose value is ``false`` or
+``null`` says that the thing is not so (``"refund_eligible": false``); neither lends its words
+to an item (:func:`agentlog.summary.evidence.Unit.words`). Identifiers, amounts and dates in
+them still count as held.
+
 An item is **supported** by the units of some tiers when every entity is held by one of the
 cited units of those tiers, and every word is held by the cited units that hold one of its
 entities, or, for a paraphrase ("the fee" of a refund whose record cited only the refund), by
