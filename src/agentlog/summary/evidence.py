@@ -66,8 +66,10 @@ _NOT_DIGITS: Final = re.compile(r"\D+")
 _ONE_TOKEN: Final = re.compile(r"[\w#-]+")
 _FREE_WORDS: Final = 6
 """Words in a payload's string value from which it is free text, not an established value."""
-_STRING: Final = re.compile(r'": "((?:[^"\\]|\\.)*)"')
-_NOT_SO: Final = re.compile(r'"[^"\\]*": (?:false|null)')
+# A string value holding at least _FREE_WORDS - 1 spaces (an escaped quote ends it early:
+# less is blanked, never more). It starts with a literal, so the engine jumps from one string
+# value to the next, and its possessive repeats never backtrack.
+_FREE_TEXT: Final = re.compile(rf'": "[^"\\ ]*+(?: [^"\\ ]*+){{{_FREE_WORDS - 1},}}+"')
 _SEARCHES: Final = 8
 """Identifier searches in one unit before it is tokenised instead."""
 _OURS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR, USER_AUTHOR})
@@ -396,17 +398,31 @@ def _established(payload: str) -> str:
     stores or passes on, often the customer's own, not what the tool established; and a key
     whose value is ``false`` or ``null`` says nothing is so (``"refund_eligible": false``)."""
     if ": false" in payload or ": null" in payload:
-        payload = _NOT_SO.sub(" ", payload)
+        payload = _without_not_so(payload)
     # Rendered JSON puts one space after each ":" and each ",": spaces beyond those are inside
     # values, and too few of them for one value of free text means there is none (most
     # payloads), which two counts in C tell without a scan in Python.
     if payload.count(" ") - 2 * payload.count('": ') < _FREE_WORDS - 1:
         return payload
-    return _STRING.sub(_short_only, payload)
+    return _FREE_TEXT.sub('": ""', payload)
 
 
-def _short_only(m: re.Match[str]) -> str:
-    return m[0] if m[1].count(" ") < _FREE_WORDS - 1 else '": ""'
+def _without_not_so(payload: str) -> str:
+    """``payload`` without the keys whose value is ``false`` or ``null``."""
+    spans: list[tuple[int, int]] = []
+    for value in (": false", ": null"):
+        at = payload.find(value)
+        while at >= 0:
+            quote = payload.rfind('"', 0, at - 1)  # the key's opening quote
+            if quote >= 0:
+                spans.append((quote, at + len(value)))
+            at = payload.find(value, at + 1)
+    kept, last = [], 0
+    for start, end in sorted(spans):
+        if start >= last:
+            kept.append(payload[last:start])
+            last = end
+    return " ".join([*kept, payload[last:]])
 
 
 def _cut(body: str) -> bool:
