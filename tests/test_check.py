@@ -26,8 +26,9 @@ from agentlog import (
     Session,
     SqliteSessionService,
 )
-from agentlog.check import Problem, RecordRef, check_store, quarantine, run
+from agentlog.check import Problem, RecordRef, check_store, quarantine
 from agentlog.cli import app
+from agentlog.cli.check import run
 from agentlog.errors import QuarantineRefusedError, StoreUnavailableError
 from agentlog.server.replay import read_after
 from agentlog.sessions.base import SessionService

@@ -17,7 +17,7 @@ import typer
 from typer.testing import CliRunner
 
 from agentlog.cli import app
-from agentlog.cli_errors import CommandGroup
+from agentlog.cli.errors import CommandGroup
 
 KEY_VARIABLES = (
     "OPENAI_API_KEY",

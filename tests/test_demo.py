@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from agentlog import SqliteSessionService
 from agentlog.cli import app
-from agentlog.demo.show import APP, USER, run_demo
+from agentlog.cli.demo import APP, USER, run_demo
 
 
 async def test_the_demo_runs_and_stores_what_it_shows(tmp_path: Path) -> None:

@@ -21,9 +21,12 @@ EXPECTED = [
     "FunctionResponse",
     "GetSessionConfig",
     "ImmutableError",
+    "InMemoryRunner",
     "InMemorySessionService",
     "InvalidEventError",
     "Part",
+    "RunConfig",
+    "Runner",
     "Session",
     "SessionExistsError",
     "SessionNotFoundError",
@@ -32,9 +35,12 @@ EXPECTED = [
     "StaleSessionError",
     "StoreError",
     "StoreUnavailableError",
+    "StreamingMode",
     "ToolConfirmation",
     "Usage",
     "__version__",
+    "confirmation_answer",
+    "pending_requests",
 ]
 
 

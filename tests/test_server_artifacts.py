@@ -11,9 +11,9 @@ import pytest
 
 from agentlog import SqliteSessionService
 from agentlog.artifacts import FileArtifactService, InMemoryArtifactService
+from agentlog.cli.stores import build_artifacts
 from agentlog.runner import Runner
 from agentlog.server import create_app
-from agentlog.server.cli import build_artifacts
 from agentlog.server.desk import RefundDeskModel, refund_desk
 from server_support import ANA_KEY, BEN_KEY, KEYS, auth
 

@@ -14,8 +14,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from agentlog.cli.loading import load_agent
+from agentlog.cli.serve import register
 from agentlog.server.auth import Caller, KeyRing, is_loopback, parse_key_spec, read_keys_file
-from agentlog.server.cli import load_agent, register
 
 
 def test_keys_are_kept_hashed_and_map_to_users() -> None:

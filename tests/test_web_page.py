@@ -22,6 +22,7 @@ import pytest
 
 from agentlog import SqliteSessionService
 from agentlog.agents import LlmAgent
+from agentlog.cli.stores import build_extras
 from agentlog.context import ToolContext
 from agentlog.events import Content, CredentialRequest, ErrorCode
 from agentlog.models.base import LlmRequest, LlmResponse
@@ -29,7 +30,6 @@ from agentlog.models.scripted import ScriptedLlm
 from agentlog.router import user_message
 from agentlog.runner import Runner
 from agentlog.server import create_app
-from agentlog.server.cli import build_extras
 from agentlog.server.desk import RefundDeskModel, refund_desk
 from agentlog.summary import ExtractiveSummarizer
 from server_support import ANA_KEY, BEN_KEY, auth, desk_app, live_server

@@ -3,7 +3,8 @@
 :func:`check_store` reads every session, event and state row of a SQLite file or a PostgreSQL
 database and decodes each as a load does (:mod:`agentlog.sessions.codec`); every record a load
 would fail on is a :class:`Problem` naming it (:class:`RecordRef`) and saying why. It only
-reads. ``agentlog check --db PATH_OR_DSN`` prints them and exits 1 if there are any.
+reads. ``agentlog check --db PATH_OR_DSN`` (:mod:`agentlog.cli.check`) prints them and exits 1
+if there are any.
 
 What a damaged record does to a store, and what quarantine changes:
 
@@ -35,7 +36,7 @@ import math
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +55,6 @@ __all__ = [
     "Table",
     "check_store",
     "quarantine",
-    "run",
 ]
 
 Table = Literal["sessions", "events", "session_state", "app_state", "user_state"]
@@ -569,15 +569,3 @@ async def quarantine(db: str, record: RecordRef | str, *, schema: str | None = N
     if _is_postgres(db):
         return await _quarantine_postgres(db, schema, ref)
     return await asyncio.to_thread(_quarantine_sqlite, db, ref)
-
-
-async def run(db: str, *, record: str | None = None, echo: Callable[[str], None] = print) -> int:
-    """``agentlog check``: quarantine ``record`` if given, then check the store and ``echo``
-    the report. The exit code: 1 if a record cannot be loaded, else 0."""
-    if record is not None:
-        moved = await quarantine(db, record)
-        echo(f"quarantined {moved}")
-    report = await check_store(db)
-    for line in report.lines():
-        echo(line)
-    return 0 if report.clean else 1

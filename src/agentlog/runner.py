@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from agentlog import tracing
 from agentlog._frozen import FrozenDict, thaw
+from agentlog._sync import run_sync
 from agentlog.agents.base import BaseAgent
 from agentlog.agents.history import latest_compaction
 from agentlog.agents.llm import LlmAgent
@@ -148,6 +149,37 @@ class Runner:
             state_delta=state_delta,
         )
         return tracing.trace_turn(turn, app_name=self.app_name, session_id=session_id)
+
+    def run_sync(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        new_message: Content,
+        run_config: RunConfig | None = None,
+        state_delta: Mapping[str, Any] | None = None,
+    ) -> list[Event]:
+        """``run_async`` for a script or a notebook: the turn's events, partial ones included,
+        once the turn (and a compaction it made due) is over. Raises as ``run_async`` does.
+
+        Every synchronous call runs on one event loop of its own thread (:mod:`agentlog._sync`),
+        so it works inside a running loop too; in async code, use ``run_async``.
+        """
+
+        async def turn() -> list[Event]:
+            events = self.run_async(
+                user_id=user_id,
+                session_id=session_id,
+                new_message=new_message,
+                run_config=run_config,
+                state_delta=state_delta,
+            )
+            collected = [event async for event in events]
+            # The loop's thread dies with the script, and a compaction still running with it.
+            await self.wait_for_compactions()
+            return collected
+
+        return run_sync(turn())
 
     async def _run_turn(
         self,

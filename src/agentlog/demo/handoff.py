@@ -12,24 +12,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.panel import Panel
-from rich.text import Text
-
-from agentlog.events import Event
-from agentlog.models.base import BaseLlm, LlmRequest, LlmResponse
+from agentlog.models.base import LlmRequest, LlmResponse
 from agentlog.models.scripted import ScriptedLlm
-from agentlog.summary import SummaryService, render_digest
 from agentlog.summary.render import parse_line
 
-__all__ = [
-    "CLOSING_QUESTION",
-    "scripted_compactor",
-    "scripted_summarizer",
-    "show_compaction",
-    "show_handoff",
-]
+__all__ = ["CLOSING_QUESTION", "scripted_compactor", "scripted_summarizer"]
 
 CLOSING_QUESTION = "Thanks. Is my other order B-2040 affected too?"
 
@@ -117,48 +104,3 @@ def scripted_compactor() -> ScriptedLlm:
         ],
         model="scripted-compactor",
     )
-
-
-def show_compaction(console: Console, events: tuple[Event, ...]) -> None:
-    """Print the compaction events among ``events``."""
-    for event in events:
-        compaction = event.actions.compaction
-        if compaction is None:
-            continue
-        summary = "".join(p.text or "" for p in compaction.summary.parts)
-        console.print(
-            Panel(
-                Text(summary),
-                title=f"compaction {event.id}: {len(compaction.event_ids)} events summarised",
-                subtitle="later model calls see this summary, then the events after it",
-                border_style="magenta",
-            )
-        )
-
-
-async def show_handoff(
-    console: Console, events: tuple[Event, ...], session_id: str, model: BaseLlm | None
-) -> None:
-    """Summarise the session with the checked summary agent and print each attempt."""
-    summarizer = model or scripted_summarizer()
-    service = SummaryService(summarizer)
-    result = await service.summarize(events)
-    for attempt, problems in enumerate(result.problems, start=1):
-        if problems:
-            listed = "\n".join(f"✗ {p}" for p in problems)
-            console.print(
-                Panel(
-                    Text(listed, "red"),
-                    title=f"summary attempt {attempt}: rejected",
-                    border_style="red",
-                )
-            )
-        else:
-            console.print(Text(f"summary attempt {attempt}: every check passed", "bold green"))
-    if result.record is None:
-        console.print(Text("No summary delivered: a human reads the transcript instead.", "red"))
-        return
-    digest = render_digest(result.record, events, title=f"Handoff for session {session_id}")
-    console.print(Panel(Markdown(digest), title="the checked handoff record", border_style="green"))
-    if isinstance(summarizer, ScriptedLlm):
-        summarizer.verify()

@@ -1,24 +1,29 @@
 """The ``agentlog`` command line. It shares one core with the library and reads settings from
 options or, where noted, environment variables (the library itself takes arguments only).
 
+Every command lives in this package, one module a command (``serve``, ``worker``, ``check``,
+``summarize`` and ``eval``, ``demo``), and each imports what it runs only when it runs, so
+``agentlog --help`` and a typo answer at once. No library package imports typer or rich.
+
 A user error of any command is one line naming the fix and exit code 2; ``agentlog --debug ...``
-adds the traceback (:mod:`agentlog.cli_errors`)."""
+adds the traceback (:mod:`agentlog.cli.errors`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from agentlog.cli_errors import CommandGroup, require_folder
+from agentlog.cli import check, serve, summarize, worker
+from agentlog.cli.errors import CommandGroup, require_folder
 from agentlog.errors import InvalidConfigError
-from agentlog.jobs.cli import register as register_worker
-from agentlog.logs import configure_logging
-from agentlog.summary.cli import register as register_summary
+
+if TYPE_CHECKING:
+    from agentlog.router import RoutedMessage
 
 __all__ = ["app", "main"]
 
@@ -28,6 +33,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     cls=CommandGroup,
+    # Click's own help layout: it wraps every line to the terminal and never cuts an option's
+    # name, which rich's table does at 80 columns (and it needs no rich to draw).
+    rich_markup_mode=None,
 )
 
 
@@ -38,10 +46,12 @@ def _root(
         bool, typer.Option("--debug", help="Show the traceback of an error, not only its line.")
     ] = False,
 ) -> None:
+    from agentlog.logs import configure_logging
+
     configure_logging("INFO" if verbose else "WARNING")
 
 
-@app.command()
+@app.command(short_help="Run the refund desk end to end, offline by default.")
 def demo(
     db: Annotated[Path, typer.Option(help="SQLite file for the demo's sessions.")] = Path(
         "agentlog-demo.db"
@@ -50,6 +60,7 @@ def demo(
         str | None,
         typer.Option(
             envvar="AGENTLOG_MODEL",
+            metavar="PROVIDER:MODEL",
             help="A real model, e.g. openai:gpt-4o-mini (default: the offline script).",
         ),
     ] = None,
@@ -62,9 +73,10 @@ def demo(
     ] = False,
 ) -> None:
     """Run the refund desk end to end: streaming, tools, an approval, the stored log."""
-    from agentlog.demo.show import run_demo
+    from rich.console import Console
+
+    from agentlog.cli.demo import run_demo
     from agentlog.models.registry import model_from_spec
-    from agentlog.router import RoutedMessage
 
     require_folder(str(db))
     console = Console()
@@ -81,44 +93,10 @@ def demo(
     asyncio.run(run_demo(db, model=llm, console=console, approve=approve))
 
 
-@app.command()
-def check(
-    db: Annotated[
-        str, typer.Option(help="SQLite file, or a postgresql:// DSN.", envvar="AGENTLOG_DB")
-    ],
-    quarantine: Annotated[
-        str | None,
-        typer.Option(
-            metavar="RECORD",
-            help="First move this record, named as the check prints it, into the quarantine "
-            "table (kept, never deleted), so the rest of its session loads.",
-        ),
-    ] = None,
-) -> None:
-    """List every record of a session store that cannot be loaded; exit code 1 if any."""
-    from agentlog.check import run
-
-    raise typer.Exit(asyncio.run(run(db, record=quarantine, echo=typer.echo)))
-
-
-def _register_optional() -> None:
-    try:
-        from agentlog.server.cli import register
-    except ImportError as exc:
-        missing = str(exc)
-
-        @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-        def serve() -> None:
-            """Serve the HTTP API and web page (needs the 'server' extra)."""
-            raise typer.BadParameter(missing)
-
-    else:
-        register(app)
-
-
-_register_optional()
-register_summary(app)
-register_worker(app)
+check.register(app)
+serve.register(app)
+summarize.register(app)
+worker.register(app)
 
 
 def main() -> None:

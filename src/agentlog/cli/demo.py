@@ -1,7 +1,8 @@
 """``agentlog demo``: the refund desk end to end in the terminal.
 
 The customer's messages, the routed stream (drafts replaced in place, tool calls and results,
-the approval request), the approval, the resumed turn, and the state and log as stored.
+the approval request), the approval, the resumed turn, the state and log as stored, and the
+checked handoff record (the desk and its scripted models are :mod:`agentlog.demo`'s).
 """
 
 from __future__ import annotations
@@ -13,17 +14,13 @@ from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from agentlog.compaction import EventsCompactionConfig, LlmEventSummarizer
-from agentlog.demo.handoff import (
-    CLOSING_QUESTION,
-    scripted_compactor,
-    show_compaction,
-    show_handoff,
-)
+from agentlog.demo.handoff import CLOSING_QUESTION, scripted_compactor, scripted_summarizer
 from agentlog.demo.refund_desk import CUSTOMER_TURNS, build_desk, scripted_model
 from agentlog.events import Content, Event
 from agentlog.ids import new_invocation_id
@@ -33,6 +30,7 @@ from agentlog.router import RoutedMessage, route
 from agentlog.run_config import RunConfig, StreamingMode
 from agentlog.runner import Runner, confirmation_answer
 from agentlog.sessions.sqlite import SqliteSessionService
+from agentlog.summary import SummaryService, render_digest
 
 __all__ = ["run_demo"]
 
@@ -212,3 +210,48 @@ def _log_table(events: tuple[Event, ...]) -> Group:
             what.append("state: " + ", ".join(event.actions.state_delta))
         table.add_row(event.id, event.invocation_id[-8:], event.author, "; ".join(what))
     return Group(table)
+
+
+def show_compaction(console: Console, events: tuple[Event, ...]) -> None:
+    """Print the compaction events among ``events``."""
+    for event in events:
+        compaction = event.actions.compaction
+        if compaction is None:
+            continue
+        summary = "".join(p.text or "" for p in compaction.summary.parts)
+        console.print(
+            Panel(
+                Text(summary),
+                title=f"compaction {event.id}: {len(compaction.event_ids)} events summarised",
+                subtitle="later model calls see this summary, then the events after it",
+                border_style="magenta",
+            )
+        )
+
+
+async def show_handoff(
+    console: Console, events: tuple[Event, ...], session_id: str, model: BaseLlm | None
+) -> None:
+    """Summarise the session with the checked summary agent and print each attempt."""
+    summarizer = model or scripted_summarizer()
+    service = SummaryService(summarizer)
+    result = await service.summarize(events)
+    for attempt, problems in enumerate(result.problems, start=1):
+        if problems:
+            listed = "\n".join(f"✗ {p}" for p in problems)
+            console.print(
+                Panel(
+                    Text(listed, "red"),
+                    title=f"summary attempt {attempt}: rejected",
+                    border_style="red",
+                )
+            )
+        else:
+            console.print(Text(f"summary attempt {attempt}: every check passed", "bold green"))
+    if result.record is None:
+        console.print(Text("No summary delivered: a human reads the transcript instead.", "red"))
+        return
+    digest = render_digest(result.record, events, title=f"Handoff for session {session_id}")
+    console.print(Panel(Markdown(digest), title="the checked handoff record", border_style="green"))
+    if isinstance(summarizer, ScriptedLlm):
+        summarizer.verify()

@@ -11,32 +11,27 @@ from __future__ import annotations
 
 import asyncio
 import json
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-from agentlog.summary._clisupport import (
-    AnySession,
-    PatternSet,
-    Summarizers,
-    eval_table,
-    evaluate,
-    load_jsonl,
-    load_store_sessions,
-    make_model,
-    metrics_table,
-    open_store,
-    progress,
-    summarize_all,
-    write_result,
-)
-from agentlog.summary.metrics import SummaryMetrics
-from agentlog.summary.result import SummaryResult
+if TYPE_CHECKING:
+    from agentlog.cli.summary_runs import AnySession, Summarizers
+    from agentlog.summary.result import SummaryResult
 
-__all__ = ["eval_command", "register", "summarize_command"]
+__all__ = ["PatternSet", "eval_command", "register", "summarize_command"]
+
+
+class PatternSet(StrEnum):
+    """Entity patterns to check against; ``auto`` picks by the session's ``meta.domain``."""
+
+    auto = "auto"
+    default = "default"
+    retail = "retail"
+    telecom = "telecom"
+
 
 _Model = Annotated[
     str | None,
@@ -71,6 +66,11 @@ _Concurrency = Annotated[int, typer.Option(min=1, help="Summaries in flight at o
 def _run(
     sessions: list[AnySession], summarizers: Summarizers, concurrency: int, what: str
 ) -> list[SummaryResult]:
+    from rich.console import Console
+
+    from agentlog.cli.summary_runs import summarize_all
+    from agentlog.cli.tables import progress
+
     console = Console(stderr=True)
     with progress(console) as bar:
         task = bar.add_task(what, total=len(sessions))
@@ -109,6 +109,20 @@ def summarize_command(
     concurrency: _Concurrency = 1,
 ) -> None:
     """Summarise sessions from a store or a JSON Lines file; write records and digests."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from agentlog.cli.stores import open_store
+    from agentlog.cli.summary_runs import (
+        Summarizers,
+        load_jsonl,
+        load_store_sessions,
+        make_model,
+        write_result,
+    )
+    from agentlog.cli.tables import metrics_table
+    from agentlog.summary.metrics import SummaryMetrics
+
     if (db is None) == (jsonl is None):
         raise typer.BadParameter("give either --db (with --app) or --jsonl")
     if session is not None and user is None:
@@ -129,7 +143,9 @@ def summarize_command(
     if not sessions:
         Console(stderr=True).print("[yellow]No sessions to summarise.[/]")
         raise typer.Exit(1)
-    summarizers = Summarizers(patterns, model=llm, max_tool_chars=max_tool_chars, price=token_price)
+    summarizers = Summarizers(
+        patterns.value, model=llm, max_tool_chars=max_tool_chars, price=token_price
+    )
     results = _run(sessions, summarizers, concurrency, "summarising")
     console = Console()
     if out is not None:
@@ -150,7 +166,9 @@ def summarize_command(
 def eval_command(
     files: Annotated[
         list[Path],
-        typer.Argument(exists=True, dir_okay=False, help="Evaluation sets (JSON Lines)."),
+        typer.Argument(
+            metavar="FILE", exists=True, dir_okay=False, help="Evaluation sets (JSON Lines)."
+        ),
     ],
     model: _Model = None,
     base_url: _BaseUrl = None,
@@ -167,12 +185,18 @@ def eval_command(
     ] = False,
 ) -> None:
     """Score a summariser against evaluation sets: pass rates, recalls, laundering, cost."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from agentlog.cli.summary_runs import Summarizers, evaluate, load_jsonl, make_model
+    from agentlog.cli.tables import eval_table
+
     llm, token_price = make_model(model, base_url, price)
     reports = []
     for path in files:
         sessions: list[AnySession] = list(load_jsonl(path)[:limit])
         summarizers = Summarizers(
-            patterns, model=llm, max_tool_chars=max_tool_chars, price=token_price
+            patterns.value, model=llm, max_tool_chars=max_tool_chars, price=token_price
         )
         results = _run(sessions, summarizers, concurrency, path.name)
         reports.append(evaluate(str(path), results, sessions, summarizers.label))
@@ -194,5 +218,7 @@ def eval_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``summarize`` and ``eval`` to the ``agentlog`` command line."""
-    app.command("summarize")(summarize_command)
-    app.command("eval")(eval_command)
+    app.command("summarize", short_help="Summarise sessions into checked records and digests.")(
+        summarize_command
+    )
+    app.command("eval", short_help="Score a summariser against evaluation sets.")(eval_command)

@@ -8,61 +8,26 @@ server summarises in its own process.
 from __future__ import annotations
 
 import asyncio
-import importlib
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
-__all__ = ["load_compaction", "load_summarizer", "register", "worker"]
-
-
-def _named(spec: str, option: str) -> Any:
-    """The object a ``module:object`` spec names (``object`` may be dotted)."""
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise ValueError(f"{option} {spec!r} is not 'module:object'")
-    obj: Any = importlib.import_module(module_name)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-def load_summarizer(spec: str | None) -> Any:
-    """The summariser ``module:object`` names (an object, or a callable returning one); the
-    extractive summariser (no model) without a spec."""
-    if spec is None:
-        from agentlog.summary import ExtractiveSummarizer
-
-        return ExtractiveSummarizer()
-    obj = _named(spec, "--summarizer")
-    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "summarize")):
-        obj = obj()
-    if not callable(getattr(obj, "summarize", None)):
-        raise ValueError(f"{spec} is a {type(obj).__name__}, not a summariser")
-    return obj
-
-
-def load_compaction(spec: str) -> Any:
-    """The ``EventsCompactionConfig`` ``module:object`` names (or a callable returning one)."""
-    from agentlog.compaction.config import EventsCompactionConfig
-
-    obj = _named(spec, "--compaction")
-    if not isinstance(obj, EventsCompactionConfig) and callable(obj):
-        obj = obj()
-    if not isinstance(obj, EventsCompactionConfig):
-        raise ValueError(f"{spec} is a {type(obj).__name__}, not an EventsCompactionConfig")
-    return obj
+__all__ = ["register", "worker"]
 
 
 def worker(
     db: Annotated[
-        str, typer.Option(help="The postgresql:// DSN the servers use.", envvar="AGENTLOG_DB")
+        str,
+        typer.Option(
+            metavar="DSN", help="The postgresql:// DSN the servers use.", envvar="AGENTLOG_DB"
+        ),
     ],
     concurrency: Annotated[int, typer.Option(min=1, help="Jobs run at once.")] = 1,
     summarizer: Annotated[
         str | None,
-        typer.Option(help="The summariser as module:object (default: extractive, no model)."),
+        typer.Option(
+            metavar="MODULE:OBJECT", help="The summariser (default: extractive, no model)."
+        ),
     ] = None,
     max_retries: Annotated[
         int, typer.Option(min=0, help="Retries of a failing job before it ends 'failed'.")
@@ -82,13 +47,16 @@ def worker(
     compaction: Annotated[
         str | None,
         typer.Option(
-            help="Also run deferred compactions with this EventsCompactionConfig (module:object).",
+            metavar="MODULE:OBJECT",
+            help="Also run deferred compactions with this EventsCompactionConfig.",
         ),
     ] = None,
     app_name: Annotated[str, typer.Option(help="The app whose sessions it compacts.")] = "agentlog",
 ) -> None:
     """Run background jobs (summaries of idle sessions) from a PostgreSQL database."""
-    if not db.startswith(("postgresql://", "postgres://")):
+    from agentlog.cli.stores import is_postgres
+
+    if not is_postgres(db):
         raise typer.BadParameter(
             "the worker needs a postgresql:// DSN; on SQLite, 'agentlog serve' summarises in "
             "its own process",
@@ -106,6 +74,10 @@ def worker(
         raise typer.BadParameter(
             f"{exc}; the worker needs the jobs extra: pip install 'agentlog[jobs]'"
         ) from None
+    from rich.console import Console
+
+    from agentlog.cli.loading import load_compaction, load_summarizer
+
     try:
         chosen = load_summarizer(summarizer)
     except (ValueError, ImportError, AttributeError) as exc:
@@ -156,4 +128,4 @@ def worker(
 
 def register(app: typer.Typer) -> None:
     """Add the ``worker`` command to the ``agentlog`` command line."""
-    app.command("worker")(worker)
+    app.command("worker", short_help="Run background jobs from a PostgreSQL database.")(worker)

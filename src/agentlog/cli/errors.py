@@ -4,8 +4,8 @@ usage error, the second pointing at ``--help``), exit code 2, no traceback unles
 A user error is anything the person at the terminal can fix: a usage error (click's ``UsageError``,
 ``typer.BadParameter``) or one of agentlog's own errors (an unreachable store, a model string
 that cannot work, a corrupt record, ...). Every other exception is a bug and keeps its traceback.
-Commands raise these errors as they are; :class:`CommandGroup` turns them into the line, so a
-command added later (``agentlog check``, ``agentlog worker``) reports the same way.
+Commands raise these errors as they are; :class:`CommandGroup` turns them into the line, so every
+command of :mod:`agentlog.cli` reports the same way.
 """
 
 from __future__ import annotations
