@@ -381,3 +381,30 @@ def test_import_without_google_adk_names_the_extra(
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ImportError, match=r"pip install 'agentlog\[adk\]'"):
         importlib.import_module(module)
+
+
+async def test_concurrent_appends_through_one_session_object_all_land(
+    store: SessionService,
+) -> None:
+    import asyncio
+
+    class Yielding:
+        """The store, letting other tasks run before each append, as a network store does."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(store, name)
+
+        async def append_event(self, session: Any, event: Any) -> Any:
+            await asyncio.sleep(0)
+            return await store.append_event(session, event)
+
+    service = AgentlogSessionService(Yielding())  # type: ignore[arg-type]
+    session = await service.create_session(app_name=APP, user_id=USER)
+    # Parallel branches of one invocation share its session object, as ADK runs them.
+    events = [
+        AdkEvent(author="desk", invocation_id="i", content=user_text(f"b{n}")) for n in range(5)
+    ]
+    await asyncio.gather(*(service.append_event(session, e) for e in events))
+    stored = await store.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    assert sorted(e.text() for e in stored.events) == [f"b{n}" for n in range(5)]
+    assert len(session.events) == 5

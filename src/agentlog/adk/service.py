@@ -19,6 +19,8 @@ flows do (they copy an event before changing it).
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from types import TracebackType
@@ -85,6 +87,9 @@ class AgentlogSessionService(BaseSessionService):
         self._store = store
         self._cache_size = cache_sessions
         self._converted: OrderedDict[tuple[str, str, str], _Converted] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[tuple[str, str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     @classmethod
     def from_url(cls, url: str, **options: Any) -> AgentlogSessionService:
@@ -187,23 +192,30 @@ class AgentlogSessionService(BaseSessionService):
         # invocation, and never the store.
         self._apply_temp_state(session, event)
         event = self._trim_temp_delta_state(event)
-        head = await self._head(session)
-        covered = None
-        if event.actions.compaction is not None:
-            covered = _covered_ids(session)
-        ours = from_adk_event(event, covered=covered)
-        try:
-            after = await self._store.append_event(head, ours)
-        except (StaleSessionError, SessionBusyError, LeaseLostError) as exc:
-            raise AdkStaleSessionError(_STALE_MESSAGE) from exc
-        except SessionNotFoundError as exc:
-            raise AdkSessionNotFoundError(f"Session {session.id} not found.") from exc
-        stored = after.events[-1]
-        # The store keeps timestamps strictly increasing and may have moved this one.
-        event.timestamp = stored.timestamp
-        session.last_update_time = after.last_update_time
-        session._storage_update_marker = _marker(after)
-        return self._commit_event_to_session(session, event)
+        key = (session.app_name, session.user_id, session.id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        # As DatabaseSessionService: appends through one session object (parallel branches of
+        # an invocation share it) wait for each other, so each sees the version the last left.
+        async with lock:
+            head = await self._head(session)
+            covered = None
+            if event.actions.compaction is not None:
+                covered = _covered_ids(session)
+            ours = from_adk_event(event, covered=covered)
+            try:
+                after = await self._store.append_event(head, ours)
+            except (StaleSessionError, SessionBusyError, LeaseLostError) as exc:
+                raise AdkStaleSessionError(_STALE_MESSAGE) from exc
+            except SessionNotFoundError as exc:
+                raise AdkSessionNotFoundError(f"Session {session.id} not found.") from exc
+            stored = after.events[-1]
+            # The store keeps timestamps strictly increasing and may have moved this one.
+            event.timestamp = stored.timestamp
+            session.last_update_time = after.last_update_time
+            session._storage_update_marker = _marker(after)
+            return self._commit_event_to_session(session, event)
 
     async def _head(self, session: AdkSession) -> Session:
         """The agentlog session an append from ``session`` is computed from."""
