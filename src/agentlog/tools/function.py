@@ -1,16 +1,15 @@
 """``FunctionTool``: a plain Python function as a tool, its schema read from the signature.
 
-Parameter types become JSON schema through pydantic; the docstring's first paragraph is the
-description and its ``Args:`` section (Google style) describes each parameter. A parameter
-named ``tool_context`` (or annotated ``ToolContext``) receives the context and is hidden from
-the model.
+Parameter types become JSON schema through pydantic; the docstring's text before its first
+section is the description, and its arguments section describes each parameter, in Google,
+NumPy or Sphinx style (:mod:`agentlog.tools.docstrings`). A parameter named ``tool_context``
+(or annotated ``ToolContext``) receives the context and is hidden from the model.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
@@ -21,41 +20,9 @@ from agentlog._frozen import thaw
 from agentlog.context import ToolContext
 from agentlog.models.base import ToolDeclaration
 from agentlog.tools.base import BaseTool, ConfirmationPolicy, ToolArgumentsError
+from agentlog.tools.docstrings import parse_docstring
 
 __all__ = ["FunctionTool", "as_tool"]
-
-_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
-_ARG_LINE = re.compile(r"^\s*(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-_SECTION = re.compile(r"^\s*[A-Z][A-Za-z ]*:\s*$")
-
-
-def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    lines = inspect.cleandoc(doc).splitlines() if doc else []
-    summary: list[str] = []
-    params: dict[str, str] = {}
-    i = 0
-    while i < len(lines) and not _ARGS_HEADER.match(lines[i]) and not _SECTION.match(lines[i]):
-        summary.append(lines[i])
-        i += 1
-    current: str | None = None
-    in_args = False
-    for line in lines[i:]:
-        if _ARGS_HEADER.match(line):
-            in_args = True
-            continue
-        if _SECTION.match(line):
-            in_args = False
-            continue
-        if not in_args:
-            continue
-        match = _ARG_LINE.match(line)
-        if match and (len(line) - len(line.lstrip())) <= 4:
-            current = match[1].lstrip("*")
-            params[current] = match[2].strip()
-        elif current and line.strip():
-            params[current] = f"{params[current]} {line.strip()}".strip()
-    description = " ".join(" ".join(summary).split())
-    return description, params
 
 
 class FunctionTool(BaseTool):
@@ -69,16 +36,16 @@ class FunctionTool(BaseTool):
         description: str | None = None,
         require_confirmation: ConfirmationPolicy = False,
     ) -> None:
-        doc_description, doc_params = _parse_docstring(inspect.getdoc(func) or "")
+        doc = parse_docstring(inspect.getdoc(func))
         super().__init__(
             name=name or func.__name__,
-            description=description if description is not None else doc_description,
+            description=description if description is not None else doc.description,
             require_confirmation=require_confirmation,
         )
         self.func = func
         self._is_async = inspect.iscoroutinefunction(func)
         self._context_param: str | None = None
-        self._args_model = self._build_model(func, doc_params)
+        self._args_model = self._build_model(func, doc.params)
         schema = self._args_model.model_json_schema()
         schema.pop("title", None)
         self._parameters = schema
