@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from agentlog._stores.migrations import Migration, split_statements
 from agentlog.errors import StoreError, StoreUnavailableError
 
-__all__ = ["SqliteWorker", "migrate", "transaction"]
+__all__ = ["SqliteWorker", "is_busy", "migrate", "transaction"]
 
 T = TypeVar("T")
 
@@ -142,6 +142,15 @@ class SqliteWorker:
         except self._catch as exc:
             raise self._error(exc) from exc
 
+    def translated(self, exc: BaseException) -> BaseException:
+        """What a call raises for ``exc``: a driver error this worker catches becomes
+        ``StoreUnavailableError`` (caused by it); anything else stays as it is."""
+        if isinstance(exc, self._catch) and not isinstance(exc, StoreError):
+            error = self._error(exc)
+            error.__cause__ = exc
+            return error
+        return exc
+
     def _error(self, exc: sqlite3.Error) -> StoreUnavailableError:
         if self._say_failed and not isinstance(exc, sqlite3.OperationalError):
             return StoreUnavailableError(f"{self._kind} {self._path!r} failed: {exc}")
@@ -171,6 +180,12 @@ class SqliteWorker:
             self._conn = None
         if also is not None:
             also()
+
+
+def is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` says another connection holds the lock (nothing was done)."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def transaction(conn: sqlite3.Connection, begin: str, body: Callable[[], T]) -> T:

@@ -1,21 +1,25 @@
 """``SqliteSessionService``: the embedded default, one file in WAL mode.
 
-One connection lives on one worker thread, so the event loop never blocks on disk and the
-driver is only ever touched from the thread that opened it. Several processes may share the
-file: each append takes SQLite's write lock (``BEGIN IMMEDIATE``) and waits for it up to
-``timeout`` seconds.
+Reads run on a reader thread with a connection of their own, so the event loop never blocks on
+disk and a read never waits for a write's fsync. Writes (appends, new and deleted sessions,
+leases) go through a group commit (:mod:`agentlog._stores.group_commit`): writes made at the
+same moment, from any sessions, share one transaction and one fsync, each in a savepoint of
+its own, so each still succeeds or fails alone; a lone write runs on the calling thread. Several
+processes may share the file: each batch takes SQLite's write lock (``BEGIN IMMEDIATE``) and
+waits for it up to ``timeout`` seconds.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
-import threading
 import time
 from collections.abc import Mapping
 from typing import Any, Final
 
 from agentlog._stores.event_cache import EventCache, SessionKey
+from agentlog._stores.group_commit import GroupCommit
 from agentlog._stores.sqlite import SqliteWorker, migrate, transaction
 from agentlog.errors import (
     DuplicateEventError,
@@ -23,7 +27,6 @@ from agentlog.errors import (
     SessionExistsError,
     SessionNotFoundError,
     StoreError,
-    StoreUnavailableError,
 )
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
@@ -60,11 +63,13 @@ class SqliteSessionService:
         risk_losing_recent_commits_on_power_loss: use ``synchronous=NORMAL``: faster
             commits, and an operating-system crash or power cut may lose the last few (the
             file stays consistent). Off by default: every commit is fsynced (``FULL``).
-        inline_appends: run an append on the calling thread when no other writer holds the
-            database, instead of handing it to the worker thread. The hand-over costs more
-            than the append's SQL; the price is that the event loop waits for the commit's
-            fsync (about 0.2 ms on a local SSD). When another writer holds the lock, the
-            append goes to the worker thread and waits there. Turn it off on slow disks.
+        inline_appends: run a write that has no other write to share its transaction with
+            on the calling thread when no other process holds the database, instead of
+            handing it to the writer thread. The hand-over costs more than the write's SQL;
+            the price is that the event loop waits for that commit's fsync (about 0.2 ms on a
+            local SSD). Writes made together are committed together on the writer thread
+            either way, and so is a write that finds the file locked. Turn it off on slow
+            disks.
         cache_events: keep up to this many decoded events of recently loaded sessions, so
             that a full load reads and decodes only the events stored since this store last
             saw the session (checked against the stored session in the same read, so other
@@ -90,23 +95,30 @@ class SqliteSessionService:
         self._cache = EventCache(cache_events) if cache_events else None
         self._synchronous = "NORMAL" if risk_losing_recent_commits_on_power_loss else "FULL"
         self._inline: sqlite3.Connection | None = None
-        self._inline_lock = threading.Lock()
-        self._db = SqliteWorker(
+        worker = functools.partial(
+            SqliteWorker,
             self._path,
             owner="SqliteSessionService",
             timeout=timeout,
-            thread_name="agentlog-sqlite",
-            setup=_migrate,
             synchronous=self._synchronous,
             foreign_keys=True,
             say_failed=True,
         )
-        if inline_appends and self._path != ":memory:":
+        self._db = worker(thread_name="agentlog-sqlite", setup=_migrate)
+        """Reads (and, for ``:memory:``, whose every connection is a database of its own,
+        writes too)."""
+        self._writer = self._db
+        if self._path != ":memory:":
             try:
-                self._inline = self._db.connect(timeout=0.0, same_thread=False)
+                self._writer = worker(thread_name="agentlog-sqlite-writer", setup=_no_setup)
+                if inline_appends:
+                    self._inline = self._db.connect(timeout=0.0, same_thread=False)
             except BaseException:
+                if self._writer is not self._db:
+                    self._writer.abandon()
                 self._db.abandon()
                 raise
+        self._writes = GroupCommit(self._writer, self._inline)
 
     @property
     def path(self) -> str:
@@ -132,25 +144,26 @@ class SqliteSessionService:
         check_ids(app_name, user_id, session_id)
         delta = initial_delta(state)
         sid = session_id or new_session_id()
-        return await self._db.run(self._create, app_name, user_id, sid, delta)
+        return await self._writes.write(
+            functools.partial(
+                self._create, app_name=app_name, user_id=user_id, sid=sid, delta=delta
+            )
+        )
 
     def _create(
-        self, conn: sqlite3.Connection, app_name: str, user_id: str, sid: str, delta: ScopedDelta
+        self, conn: sqlite3.Connection, *, app_name: str, user_id: str, sid: str, delta: ScopedDelta
     ) -> Session:
-        def body() -> Session:
-            now = time.time()
-            try:
-                row = conn.execute(
-                    "INSERT INTO sessions (app_name, user_id, session_id, version, create_time,"
-                    " last_update_time) VALUES (?, ?, ?, 0, ?, ?) RETURNING pk",
-                    (app_name, user_id, sid, now, now),
-                ).fetchone()
-            except sqlite3.IntegrityError as exc:
-                raise SessionExistsError(app_name, user_id, sid) from exc
-            _write_delta(conn, row[0], app_name, user_id, delta)
-            return self._load(conn, app_name, user_id, sid, None, with_events=False)
-
-        return transaction(conn, "BEGIN IMMEDIATE", body)
+        now = time.time()
+        try:
+            row = conn.execute(
+                "INSERT INTO sessions (app_name, user_id, session_id, version, create_time,"
+                " last_update_time) VALUES (?, ?, ?, 0, ?, ?) RETURNING pk",
+                (app_name, user_id, sid, now, now),
+            ).fetchone()
+        except sqlite3.IntegrityError as exc:
+            raise SessionExistsError(app_name, user_id, sid) from exc
+        _write_delta(conn, row[0], app_name, user_id, delta)
+        return self._load(conn, app_name, user_id, sid, None, with_events=False)
 
     async def get_session(
         self,
@@ -270,104 +283,24 @@ class SqliteSessionService:
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """See ``SessionService.delete_session``."""
         check_ids(app_name, user_id, session_id)
-        await self._db.run(self._delete, app_name, user_id, session_id)
-
-    def _delete(self, conn: sqlite3.Connection, app_name: str, user_id: str, sid: str) -> None:
-        def body() -> None:
-            cursor = conn.execute(
-                "DELETE FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?",
-                (app_name, user_id, sid),
-            )
-            if cursor.rowcount == 0:
-                raise SessionNotFoundError(app_name, user_id, sid)
-
         try:
-            transaction(conn, "BEGIN IMMEDIATE", body)
+            await self._writes.write(
+                functools.partial(_delete, app_name=app_name, user_id=user_id, sid=session_id)
+            )
         finally:
             if self._cache is not None:
-                self._cache.drop((app_name, user_id, sid))
+                self._cache.drop((app_name, user_id, session_id))
 
     async def append_event(self, session: Session, event: Event) -> Session:
         """See ``SessionService.append_event``."""
         plan = plan_append(session, event)
         if plan is None:
             return session
-        payload = plan.payload
-        if not self._append_inline(session, plan, payload):
-            await self._db.run(self._append, session, plan, payload)
-        return session_after(session, plan)
-
-    def _append_inline(self, session: Session, plan: AppendPlan, payload: str) -> bool:
-        """Append on this thread if nobody else is writing; ``False`` if it must wait."""
-        if self._inline is None or not self._inline_lock.acquire(blocking=False):
-            return False
-        try:
-            self._db.guarded(self._inline, self._append, session, plan, payload)
-            return True
-        except StoreUnavailableError as exc:
-            # Busy (another connection holds the write lock): nothing was written; the worker
-            # thread waits for the lock instead of the event loop.
-            if isinstance(exc.__cause__, sqlite3.OperationalError) and _busy(exc.__cause__):
-                return False
-            raise
-        finally:
-            self._inline_lock.release()
-
-    def _append(
-        self, conn: sqlite3.Connection, session: Session, plan: AppendPlan, payload: str
-    ) -> None:
-        def body() -> tuple[int, float]:
-            row = conn.execute(
-                "UPDATE sessions SET version = ?, last_update_time = ?"
-                " WHERE app_name = ? AND user_id = ? AND session_id = ? AND version = ?"
-                " AND (? IS NULL OR create_time = ?)"
-                # Under a lease: that lease's token. Under none: no live lease of another.
-                " AND CASE WHEN ? IS NULL THEN lease_owner IS NULL OR lease_expires < ?"
-                " ELSE lease_token = ? END"
-                " RETURNING pk, create_time",
-                (
-                    plan.new_version,
-                    plan.event.timestamp,
-                    session.app_name,
-                    session.user_id,
-                    session.id,
-                    plan.expected_version,
-                    session.create_time,
-                    session.create_time,
-                    session.lease_token,
-                    time.time(),
-                    session.lease_token,
-                ),
-            ).fetchone()
-            if row is None:
-                raise _stale_or_missing(conn, session, plan.expected_version)
-            pk, create_time = row
-            try:
-                conn.execute(
-                    "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
-                    " timestamp, format_version, payload, compaction_end)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        pk,
-                        plan.new_version,
-                        plan.event.id,
-                        plan.event.invocation_id,
-                        plan.event.author,
-                        plan.event.timestamp,
-                        EVENT_FORMAT_VERSION,
-                        payload,
-                        plan.compaction_end,
-                    ),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise DuplicateEventError(session.id, plan.event.id) from exc
-            _write_delta(conn, pk, session.app_name, session.user_id, plan.delta)
-            return pk, create_time
-
-        token = transaction(conn, "BEGIN IMMEDIATE", body)
+        token = await self._writes.write(functools.partial(_append, session=session, plan=plan))
         if self._cache is not None:
             key = (session.app_name, session.user_id, session.id)
             self._cache.extend(key, token, plan.expected_version, plan.event)
+        return session_after(session, plan)
 
     async def acquire_lease(
         self,
@@ -381,80 +314,25 @@ class SqliteSessionService:
     ) -> Lease | None:
         """See ``SessionLeases.acquire_lease``."""
         check_ids(app_name, user_id, session_id)
-        return await self._db.run(
-            self._acquire, app_name, user_id, session_id, owner, invocation_id, ttl_s
-        )
-
-    def _acquire(
-        self,
-        conn: sqlite3.Connection,
-        app_name: str,
-        user_id: str,
-        sid: str,
-        owner: str,
-        invocation_id: str,
-        ttl_s: float,
-    ) -> Lease | None:
-        def body() -> Lease | None:
-            # Under the write lock, so the read and the update are one step for every process.
-            row = conn.execute(
-                "SELECT lease_owner, lease_invocation, lease_expires FROM sessions"
-                " WHERE app_name = ? AND user_id = ? AND session_id = ?",
-                (app_name, user_id, sid),
-            ).fetchone()
-            if row is None:
-                raise SessionNotFoundError(app_name, user_id, sid)
-            held_by, held_for, expires = row
-            now = time.time()
-            if held_by is not None and expires >= now:
-                return None
-            (token,) = conn.execute(
-                "UPDATE sessions SET lease_token = lease_token + 1, lease_owner = ?,"
-                " lease_invocation = ?, lease_expires = ?"
-                " WHERE app_name = ? AND user_id = ? AND session_id = ? RETURNING lease_token",
-                (owner, invocation_id, now + ttl_s, app_name, user_id, sid),
-            ).fetchone()
-            return Lease(
+        return await self._writes.write(
+            functools.partial(
+                _acquire,
                 app_name=app_name,
                 user_id=user_id,
-                session_id=sid,
-                token=token,
+                sid=session_id,
                 owner=owner,
                 invocation_id=invocation_id,
-                expires_at=now + ttl_s,
-                interrupted=held_for if held_by is not None else None,
+                ttl_s=ttl_s,
             )
-
-        return transaction(conn, "BEGIN IMMEDIATE", body)
+        )
 
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
         """See ``SessionLeases.renew_lease``."""
-        return await self._db.run(self._renew, lease, ttl_s)
-
-    @staticmethod
-    def _renew(conn: sqlite3.Connection, lease: Lease, ttl_s: float) -> Lease:
-        expires = time.time() + ttl_s
-        row = conn.execute(
-            "UPDATE sessions SET lease_expires = ?"
-            " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_token = ?"
-            " AND lease_owner IS NOT NULL RETURNING pk",
-            (expires, lease.app_name, lease.user_id, lease.session_id, lease.token),
-        ).fetchone()
-        if row is None:
-            raise LeaseLostError(lease.session_id, lease.token)
-        return lease.model_copy(update={"expires_at": expires})
+        return await self._writes.write(functools.partial(_renew, lease=lease, ttl_s=ttl_s))
 
     async def release_lease(self, lease: Lease) -> None:
         """See ``SessionLeases.release_lease``."""
-        await self._db.run(self._release, lease)
-
-    @staticmethod
-    def _release(conn: sqlite3.Connection, lease: Lease) -> None:
-        conn.execute(
-            "UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL"
-            " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_token = ?",
-            (lease.app_name, lease.user_id, lease.session_id, lease.token),
-        )
+        await self._writes.write(functools.partial(_release, lease=lease))
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
@@ -485,13 +363,150 @@ class SqliteSessionService:
 
     async def close(self) -> None:
         """See ``SessionService.close``."""
+        await self._writes.close()
+        if self._writer is not self._db:
+            await self._writer.close()
         await self._db.close(also=self._close_inline)
 
     def _close_inline(self) -> None:
-        with self._inline_lock:
-            if self._inline is not None:
-                self._inline.close()
-                self._inline = None
+        if self._inline is not None:
+            self._inline.close()
+            self._inline = None
+
+
+# --- the writes, each run whole inside a batch's transaction (agentlog._stores.group_commit) ---
+
+
+def _no_setup(conn: sqlite3.Connection) -> None:
+    """The writer's connection needs nothing more: the reader's opening migrated the file."""
+
+
+def _append(conn: sqlite3.Connection, *, session: Session, plan: AppendPlan) -> tuple[int, float]:
+    """Store one planned append; return the session's cache token (pk and creation time)."""
+    event = plan.event
+    # The row looked up, then updated by its primary key with every check in the WHERE: under
+    # the write lock the two are one step, and an UPDATE ... RETURNING costs SQLite a
+    # temporary table, more than both statements together.
+    row = conn.execute(_SESSION_PK, (session.app_name, session.user_id, session.id)).fetchone()
+    if row is None:
+        raise SessionNotFoundError(session.app_name, session.user_id, session.id)
+    pk = row[0]
+    updated = conn.execute(
+        "UPDATE sessions SET version = ?, last_update_time = ? WHERE pk = ? AND version = ?"
+        " AND (? IS NULL OR create_time = ?)"
+        # Under a lease: that lease's token. Under none: no live lease of another.
+        " AND CASE WHEN ? IS NULL THEN lease_owner IS NULL OR lease_expires < ?"
+        " ELSE lease_token = ? END",
+        (
+            plan.new_version,
+            event.timestamp,
+            pk,
+            plan.expected_version,
+            session.create_time,
+            session.create_time,
+            session.lease_token,
+            time.time(),
+            session.lease_token,
+        ),
+    ).rowcount
+    if updated != 1:
+        raise _stale_or_missing(conn, session, plan.expected_version)
+    try:
+        conn.execute(
+            "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
+            " timestamp, format_version, payload, compaction_end)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                pk,
+                plan.new_version,
+                event.id,
+                event.invocation_id,
+                event.author,
+                event.timestamp,
+                EVENT_FORMAT_VERSION,
+                plan.payload,
+                plan.compaction_end,
+            ),
+        )
+    except sqlite3.IntegrityError as exc:
+        raise DuplicateEventError(session.id, event.id) from exc
+    _write_delta(conn, pk, session.app_name, session.user_id, plan.delta)
+    return pk, row[1]
+
+
+_SESSION_PK: Final = (
+    "SELECT pk, create_time FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?"
+)
+
+
+def _delete(conn: sqlite3.Connection, *, app_name: str, user_id: str, sid: str) -> None:
+    cursor = conn.execute(
+        "DELETE FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?",
+        (app_name, user_id, sid),
+    )
+    if cursor.rowcount == 0:
+        raise SessionNotFoundError(app_name, user_id, sid)
+
+
+def _acquire(
+    conn: sqlite3.Connection,
+    *,
+    app_name: str,
+    user_id: str,
+    sid: str,
+    owner: str,
+    invocation_id: str,
+    ttl_s: float,
+) -> Lease | None:
+    # Under the write lock, so the read and the update are one step for every process.
+    row = conn.execute(
+        "SELECT lease_owner, lease_invocation, lease_expires FROM sessions"
+        " WHERE app_name = ? AND user_id = ? AND session_id = ?",
+        (app_name, user_id, sid),
+    ).fetchone()
+    if row is None:
+        raise SessionNotFoundError(app_name, user_id, sid)
+    held_by, held_for, expires = row
+    now = time.time()
+    if held_by is not None and expires >= now:
+        return None
+    (token,) = conn.execute(
+        "UPDATE sessions SET lease_token = lease_token + 1, lease_owner = ?,"
+        " lease_invocation = ?, lease_expires = ?"
+        " WHERE app_name = ? AND user_id = ? AND session_id = ? RETURNING lease_token",
+        (owner, invocation_id, now + ttl_s, app_name, user_id, sid),
+    ).fetchone()
+    return Lease(
+        app_name=app_name,
+        user_id=user_id,
+        session_id=sid,
+        token=token,
+        owner=owner,
+        invocation_id=invocation_id,
+        expires_at=now + ttl_s,
+        interrupted=held_for if held_by is not None else None,
+    )
+
+
+def _renew(conn: sqlite3.Connection, *, lease: Lease, ttl_s: float) -> Lease:
+    expires = time.time() + ttl_s
+    row = conn.execute(
+        "UPDATE sessions SET lease_expires = ?"
+        " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_token = ?"
+        " AND lease_owner IS NOT NULL RETURNING pk",
+        (expires, lease.app_name, lease.user_id, lease.session_id, lease.token),
+    ).fetchone()
+    if row is None:
+        raise LeaseLostError(lease.session_id, lease.token)
+    return lease.model_copy(update={"expires_at": expires})
+
+
+def _release(conn: sqlite3.Connection, *, lease: Lease) -> None:
+    conn.execute(
+        "UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL"
+        " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_token = ?",
+        (lease.app_name, lease.user_id, lease.session_id, lease.token),
+    )
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
@@ -587,11 +602,6 @@ def _upsert(
             conn.execute(delete_sql, (*owner, key))
         else:
             conn.execute(upsert_sql, (*owner, key, encode_value(value)))
-
-
-def _busy(exc: sqlite3.OperationalError) -> bool:
-    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
-    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _stale_or_missing(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,17 @@ from agentlog.events import Content, Event, EventActions
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
 from agentlog.sessions.leases import SessionLeases
 
-__all__ = ["ServiceSpec", "append_forever", "append_with_retries", "take_turns"]
+__all__ = [
+    "ServiceSpec",
+    "append_forever",
+    "append_many_forever",
+    "append_with_retries",
+    "take_turns",
+]
+
+_FIRST_PAUSE = 0.001
+_LONGEST_PAUSE = 0.05
+"""Bounds of the jittered pause before a writer that met a stale version tries again."""
 
 
 @dataclass(frozen=True)
@@ -57,11 +68,15 @@ def append_with_retries(
                     content=Content.from_text(f"worker {worker} event {i}", role="model"),
                     actions=EventActions(state_delta={f"w{worker}": i}),
                 )
+                pause = _FIRST_PAUSE
                 while True:
                     try:
                         session = await service.append_event(session, event)
                         break
                     except StaleSessionError:
+                        # Wait, don't spin: reloading at once only loses the next race too.
+                        await asyncio.sleep(random.uniform(0, pause))
+                        pause = min(pause * 2, _LONGEST_PAUSE)
                         session = await _reload(service, app, user, sid)
                 ids.append(event.id)
         finally:
@@ -87,6 +102,30 @@ def append_forever(spec: ServiceSpec, app: str, user: str, sid: str) -> None:
                 actions=EventActions(state_delta={"n": i, f"k{i % 5}": i, "gone": None}),
             )
             session = await service.append_event(session, event)
+
+    asyncio.run(run())
+
+
+def append_many_forever(spec: ServiceSpec, app: str, user: str, sids: list[str]) -> None:
+    """Append to every session in ``sids`` at once, over and over, until killed: on a store
+    that commits concurrent appends together, the kill lands inside batches of them."""
+
+    async def one(service: SessionService, sid: str) -> None:
+        session = await _reload(service, app, user, sid)
+        i = session.version
+        while True:
+            i += 1
+            event = Event(
+                invocation_id=f"inv-{i}",
+                author="crasher",
+                content=Content.from_text(f"event {i} " + "x" * (i % 7 * 100), role="model"),
+                actions=EventActions(state_delta={"n": i, f"k{i % 5}": i, "gone": None}),
+            )
+            session = await service.append_event(session, event)
+
+    async def run() -> None:
+        service = spec.build()
+        await asyncio.gather(*(one(service, sid) for sid in sids))
 
     asyncio.run(run())
 

@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from agentlog.errors import StaleSessionError
+from agentlog.errors import DuplicateEventError, StaleSessionError
 from agentlog.sessions.base import Session, SessionService
 from agentlog.state import fold
-from agentlog.testing._workers import append_forever, append_with_retries
+from agentlog.testing._workers import append_forever, append_many_forever, append_with_retries
 from agentlog.testing.sessions._base import APP, ConformanceBase, _event
 
 __all__ = ["ConcurrencyTests"]
@@ -55,6 +55,40 @@ class ConcurrencyTests(ConformanceBase):
             assert loaded.version == round_ + 1
             assert loaded.events[-1] == s.events[-1]
             assert loaded.state["who"] == s.state["who"]
+
+    async def test_a_refused_append_among_concurrent_ones_fails_alone(
+        self, store: SessionService
+    ) -> None:
+        # Appends to many sessions at once (which a store may commit as one batch): the stale
+        # one and the duplicate one write nothing, every other one is stored whole.
+        sessions = [await store.create_session(app_name=APP, user_id="u1") for _ in range(8)]
+        stale_from = sessions[2]
+        sessions[2] = await store.append_event(sessions[2], _event(state_delta={"who": "first"}))
+        taken = _event(text="taken")
+        sessions[5] = await store.append_event(sessions[5], taken)
+        duplicate = taken.model_copy(update={"timestamp": taken.timestamp + 1})
+        appends = [
+            store.append_event(s, _event(text=f"ok {i}", state_delta={"i": i, "app:last": i}))
+            for i, s in enumerate(sessions)
+        ]
+        appends[2] = store.append_event(stale_from, _event(state_delta={"who": "x", "app:x": 1}))
+        appends[5] = store.append_event(sessions[5], duplicate)
+        results = await asyncio.gather(*appends, return_exceptions=True)
+        assert isinstance(results[2], StaleSessionError)
+        assert isinstance(results[5], DuplicateEventError)
+        for i, (before, result) in enumerate(zip(sessions, results, strict=True)):
+            loaded = await self._reload(store, before)
+            if i in (2, 5):
+                assert loaded.events == before.events
+                assert loaded.version == before.version
+                continue
+            assert isinstance(result, Session), result
+            assert loaded.events == result.events
+            assert loaded.state == {"i": i, "app:last": loaded.state["app:last"]}
+        refused = (await self._reload(store, sessions[2])).state
+        assert refused["who"] == "first"
+        assert "app:x" not in refused
+        assert "x" not in await store.get_app_state(app_name=APP)
 
     # --- several processes --------------------------------------------------------------------
 
@@ -110,3 +144,36 @@ class ConcurrencyTests(ConformanceBase):
             assert last.text().startswith(f"event {loaded.version} ")
             assert loaded.state == fold(e.actions.state_delta for e in loaded.events)
             assert loaded.state["n"] == loaded.version
+
+    async def test_sigkill_amid_concurrent_appends_leaves_whole_appends(
+        self, store: SessionService
+    ) -> None:
+        # A child appends to many sessions at once (a store may commit those together) and
+        # is killed: every session holds whole appends, its state the fold of its events.
+        spec = self.service_spec(store)
+        if spec is None:
+            pytest.skip("this store cannot be shared between processes")
+        sessions = [await store.create_session(app_name=APP, user_id="u1") for _ in range(12)]
+        sids = [s.id for s in sessions]
+        ctx = multiprocessing.get_context("spawn")
+        rng = random.Random(4321)
+        for _ in range(3):
+            before = sum([(await self._reload(store, s)).version for s in sessions])
+            child = ctx.Process(target=append_many_forever, args=(spec, APP, "u1", sids))
+            child.start()
+            deadline = time.monotonic() + 60
+            while sum([(await self._reload(store, s)).version for s in sessions]) < before + 40:
+                assert time.monotonic() < deadline, "the child never appended"
+                assert child.is_alive(), f"the child died: exit code {child.exitcode}"
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(rng.uniform(0.0, 0.05))
+            assert child.pid is not None
+            os.kill(child.pid, signal.SIGKILL)
+            child.join(10)
+            for s in sessions:
+                loaded = await self._reload(store, s)
+                assert loaded.version == len(loaded.events)
+                if loaded.events:
+                    assert loaded.events[-1].text().startswith(f"event {loaded.version} ")
+                    assert loaded.state["n"] == loaded.version
+                assert loaded.state == fold(e.actions.state_delta for e in loaded.events)

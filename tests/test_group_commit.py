@@ -1,0 +1,170 @@
+"""Group commit on SQLite: writes made together share one transaction, each fails alone, and
+every caller is answered only once the batch is committed."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from agentlog import Content, Event, EventActions, SqliteSessionService
+from agentlog._stores.group_commit import GroupCommit
+from agentlog._stores.sqlite import SqliteWorker
+from agentlog.errors import StaleSessionError, StoreUnavailableError
+
+
+def _schema(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS parent (id INTEGER PRIMARY KEY)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS rows (n INTEGER PRIMARY KEY, parent INTEGER"
+        " REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)"
+    )
+
+
+def _worker(path: Path) -> SqliteWorker:
+    return SqliteWorker(
+        str(path),
+        owner="test",
+        timeout=5.0,
+        thread_name="test-writer",
+        setup=_schema,
+        synchronous="FULL",
+        foreign_keys=True,
+    )
+
+
+def _insert(n: int, parent: int | None = None) -> Callable[[sqlite3.Connection], int]:
+    def write(conn: sqlite3.Connection) -> int:
+        conn.execute("INSERT INTO rows (n, parent) VALUES (?, ?)", (n, parent))
+        return n
+
+    return write
+
+
+def _stored(path: Path) -> list[int]:
+    with sqlite3.connect(path) as conn:
+        return [n for (n,) in conn.execute("SELECT n FROM rows ORDER BY n")]
+
+
+@pytest.fixture
+async def commits(tmp_path: Path) -> AsyncIterator[GroupCommit]:
+    worker = _worker(tmp_path / "g.db")
+    inline = worker.connect(timeout=0.0, same_thread=False)
+    group = GroupCommit(worker, inline)
+    yield group
+    await group.close()
+    inline.close()
+    await worker.close()
+
+
+async def test_writes_made_together_share_one_transaction(
+    commits: GroupCommit, tmp_path: Path
+) -> None:
+    results = await asyncio.gather(*(commits.write(_insert(n)) for n in range(50)))
+    assert results == list(range(50))
+    assert commits.batches == 1
+    assert commits.writes == 50
+    assert _stored(tmp_path / "g.db") == list(range(50))
+
+
+async def test_a_write_that_raises_in_a_batch_fails_alone(
+    commits: GroupCommit, tmp_path: Path
+) -> None:
+    def half_then_fail(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO rows (n) VALUES (1000)")
+        raise StaleSessionError("s", 1, 2)
+
+    writes: list[Awaitable[object]] = [commits.write(_insert(n)) for n in range(5)]
+    writes.insert(2, commits.write(half_then_fail))
+    writes.append(commits.write(_insert(3)))  # a duplicate key
+    results = await asyncio.gather(*writes, return_exceptions=True)
+    assert isinstance(results[2], StaleSessionError)
+    assert isinstance(results[6], StoreUnavailableError)  # the driver's error, translated
+    assert isinstance(results[6].__cause__, sqlite3.IntegrityError)
+    assert [r for i, r in enumerate(results) if i not in (2, 6)] == list(range(5))
+    assert commits.batches == 1
+    assert _stored(tmp_path / "g.db") == list(range(5))  # 1000 rolled back to its savepoint
+
+
+async def test_callers_are_answered_only_once_the_batch_commits(
+    commits: GroupCommit, tmp_path: Path
+) -> None:
+    # A deferred foreign key fails at COMMIT: no writer of that batch may hear "done".
+    results = await asyncio.gather(
+        commits.write(_insert(1)),
+        commits.write(_insert(2, parent=99)),
+        commits.write(_insert(3)),
+        return_exceptions=True,
+    )
+    assert all(isinstance(r, StoreUnavailableError) for r in results), results
+    assert _stored(tmp_path / "g.db") == []
+    assert await commits.write(_insert(4)) == 4
+    assert _stored(tmp_path / "g.db") == [4]
+
+
+async def test_a_lone_write_runs_inline_and_a_batch_on_the_writer_thread(
+    commits: GroupCommit,
+) -> None:
+    def where(conn: sqlite3.Connection) -> int:
+        return threading.get_ident()
+
+    here = threading.get_ident()
+    assert await commits.write(where) == here
+    together = await asyncio.gather(commits.write(where), commits.write(where))
+    assert together[0] == together[1] != here
+
+
+async def test_a_lone_write_waits_on_the_writer_thread_while_another_process_writes(
+    commits: GroupCommit, tmp_path: Path
+) -> None:
+    holder = sqlite3.connect(tmp_path / "g.db", isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    write = asyncio.create_task(commits.write(_insert(7)))
+    for _ in range(20):  # the event loop keeps running while the write waits for the lock
+        await asyncio.sleep(0.01)
+    assert not write.done()
+    holder.execute("COMMIT")
+    assert await write == 7
+    holder.close()
+
+
+async def test_writes_after_close_are_refused(tmp_path: Path) -> None:
+    worker = _worker(tmp_path / "c.db")
+    group = GroupCommit(worker)
+    pending = asyncio.gather(*(group.write(_insert(n)) for n in range(3)))
+    await asyncio.sleep(0)
+    await group.close()
+    assert await pending == [0, 1, 2]  # submitted before the close: written
+    with pytest.raises(StoreUnavailableError, match="closed"):
+        await group.write(_insert(9))
+    await worker.close()
+
+
+async def test_appends_to_many_sessions_at_once_are_committed_together(tmp_path: Path) -> None:
+    store = SqliteSessionService(tmp_path / "s.db")
+    sessions = [await store.create_session(app_name="a", user_id=f"u{i}") for i in range(40)]
+    batches = store._writes.batches
+
+    def event(i: int) -> Event:
+        return Event(
+            invocation_id="i",
+            author="agent",
+            content=Content.from_text(f"event {i}", role="model"),
+            actions=EventActions(state_delta={"i": i}),
+        )
+
+    for _ in range(3):
+        sessions = list(
+            await asyncio.gather(*(store.append_event(s, event(i)) for i, s in enumerate(sessions)))
+        )
+    assert store._writes.batches - batches <= 6  # 120 appends, a batch or two per round
+    for i, s in enumerate(sessions):
+        loaded = await store.get_session(app_name="a", user_id=f"u{i}", session_id=s.id)
+        assert loaded.version == 3
+        assert loaded.events == s.events
+        assert loaded.state == {"i": i}
+    await store.close()
