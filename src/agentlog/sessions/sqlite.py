@@ -155,14 +155,15 @@ class SqliteSessionService:
     ) -> Session:
         now = time.time()
         try:
-            row = conn.execute(
+            pk = conn.execute(
                 "INSERT INTO sessions (app_name, user_id, session_id, version, create_time,"
-                " last_update_time) VALUES (?, ?, ?, 0, ?, ?) RETURNING pk",
+                " last_update_time) VALUES (?, ?, ?, 0, ?, ?)",
                 (app_name, user_id, sid, now, now),
-            ).fetchone()
+            ).lastrowid
         except sqlite3.IntegrityError as exc:
             raise SessionExistsError(app_name, user_id, sid) from exc
-        _write_delta(conn, row[0], app_name, user_id, delta)
+        assert pk is not None  # an INSERT into a rowid table always sets it
+        _write_delta(conn, pk, app_name, user_id, delta)
         return self._load(conn, app_name, user_id, sid, None, with_events=False)
 
     async def get_session(
@@ -460,22 +461,22 @@ def _acquire(
 ) -> Lease | None:
     # Under the write lock, so the read and the update are one step for every process.
     row = conn.execute(
-        "SELECT lease_owner, lease_invocation, lease_expires FROM sessions"
+        "SELECT pk, lease_owner, lease_invocation, lease_expires, lease_token FROM sessions"
         " WHERE app_name = ? AND user_id = ? AND session_id = ?",
         (app_name, user_id, sid),
     ).fetchone()
     if row is None:
         raise SessionNotFoundError(app_name, user_id, sid)
-    held_by, held_for, expires = row
+    pk, held_by, held_for, expires, token = row
     now = time.time()
     if held_by is not None and expires >= now:
         return None
-    (token,) = conn.execute(
-        "UPDATE sessions SET lease_token = lease_token + 1, lease_owner = ?,"
-        " lease_invocation = ?, lease_expires = ?"
-        " WHERE app_name = ? AND user_id = ? AND session_id = ? RETURNING lease_token",
-        (owner, invocation_id, now + ttl_s, app_name, user_id, sid),
-    ).fetchone()
+    token += 1
+    conn.execute(
+        "UPDATE sessions SET lease_token = ?, lease_owner = ?, lease_invocation = ?,"
+        " lease_expires = ? WHERE pk = ?",
+        (token, owner, invocation_id, now + ttl_s, pk),
+    )
     return Lease(
         app_name=app_name,
         user_id=user_id,
@@ -490,13 +491,13 @@ def _acquire(
 
 def _renew(conn: sqlite3.Connection, *, lease: Lease, ttl_s: float) -> Lease:
     expires = time.time() + ttl_s
-    row = conn.execute(
+    renewed = conn.execute(
         "UPDATE sessions SET lease_expires = ?"
         " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_token = ?"
-        " AND lease_owner IS NOT NULL RETURNING pk",
+        " AND lease_owner IS NOT NULL",
         (expires, lease.app_name, lease.user_id, lease.session_id, lease.token),
-    ).fetchone()
-    if row is None:
+    ).rowcount
+    if renewed != 1:
         raise LeaseLostError(lease.session_id, lease.token)
     return lease.model_copy(update={"expires_at": expires})
 
