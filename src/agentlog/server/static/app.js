@@ -128,7 +128,12 @@ async function openSession(id) {
     await loadDetails();
     if (chat.empty) {
       ui.chat.append(
-        h("div", { class: "empty" }, h("p", {}, "A new session: write the first message below.")),
+        h(
+          "div",
+          { class: "empty" },
+          h("p", {}, "A new session: write the first message below."),
+          ...agentHint(),
+        ),
       );
     }
   } catch (err) {
@@ -138,7 +143,10 @@ async function openSession(id) {
   } finally {
     setBusy(false);
   }
-  showSummary({ quiet: true });
+  // A session with no events has no summary yet: asking would only log a 404.
+  if (session.id !== id) return;
+  if (!summariesOffered) noSummaries();
+  else if (session.version > 0) showSummary({ quiet: true });
   const hash = decodeURIComponent(location.hash.slice(1));
   if (hash) follow(hash);
 }
@@ -251,6 +259,41 @@ async function loadDetails() {
   // After a reload or in a second tab the log alone cannot tell whether a request is still
   // open (it may have been abandoned); the server's list of pending requests can.
   chat.reconcile(detail.pending);
+}
+
+// --- the served agent -----------------------------------------------------------------------
+
+let agent = null; // what GET /web/agent said: name, description, tools, agents
+
+/** The served agent's hint, as nodes: who answers, and what it can do. */
+function agentHint() {
+  if (!agent) return [];
+  const intro = h("p", {}, "This server runs ", h("strong", {}, agent.name));
+  if (agent.description) intro.append(`: ${agent.description}`);
+  const abilities = [
+    ...agent.tools.map((t) => [h("code", {}, t.name), t.description ? ` — ${t.description}` : ""]),
+    ...agent.agents.map((a) => [
+      "hands over to ",
+      h("code", {}, a.name),
+      a.description ? ` — ${a.description}` : "",
+    ]),
+  ];
+  if (!abilities.length) return [intro];
+  return [intro, h("ul", { class: "abilities" }, ...abilities.map((parts) => h("li", {}, ...parts)))];
+}
+
+async function loadAgent() {
+  try {
+    agent = await request("GET", "/web/agent");
+    if (!agent.summaries) summariesOffered = false;
+  } catch {
+    agent = null; // no key yet, or an older server: the page works without the hint
+  }
+  const hint = $("agent-hint");
+  if (hint) {
+    hint.replaceChildren(...agentHint());
+    hint.hidden = !agent;
+  }
 }
 
 async function newSession() {
@@ -395,18 +438,22 @@ function recordUnavailable(err, action) {
     fail(err);
     return;
   }
-  let text;
   if (err.detail === "Not Found") {
     // FastAPI's own 404: the route is missing, the server was started without summaries.
-    text = "This server keeps no summaries.";
-    summariesOffered = false;
-    setBusy(session.busy, ui.status.textContent);
-  } else if (action === "Summarise") {
-    text = err.detail; // e.g. the server keeps summaries but takes none on request
-  } else {
-    text = "No summary of this session yet: press Summarise to take one.";
+    noSummaries();
+    return;
   }
+  const text =
+    action === "Summarise"
+      ? err.detail // e.g. the server keeps summaries but takes none on request
+      : "No summary of this session yet: press Summarise to take one.";
   ui.record.replaceChildren(h("p", { class: "muted" }, text));
+}
+
+function noSummaries() {
+  summariesOffered = false;
+  ui.record.replaceChildren(h("p", { class: "muted" }, "This server keeps no summaries."));
+  setBusy(session.busy, ui.status.textContent);
 }
 
 /** Scroll the timeline to an event and highlight it (citations, chips, #<id> links). */
@@ -503,6 +550,7 @@ function wire() {
     hideNotice();
     ui.settings.open = false;
     notice("API key saved in this browser.", "info");
+    await loadAgent();
     await refreshSessions();
     if (session.id) await openSession(session.id);
   });
@@ -526,6 +574,7 @@ function wire() {
 
 wire();
 setBusy(false);
+loadAgent();
 refreshSessions().then(() => {
   const id = new URL(location.href).searchParams.get("session");
   if (id) openSession(id);
