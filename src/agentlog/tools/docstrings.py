@@ -34,7 +34,7 @@ def parse_docstring(doc: str | None) -> ToolDoc:
     text = inspect.cleandoc(doc or "")
     if not text:
         return ToolDoc()
-    from griffe import Docstring, DocstringSectionKind, parse_auto
+    from griffe import Docstring, DocstringSectionKind, Parser, parse_auto
 
     # Parsed in each style, keeping the one that finds the most sections: griffe's quicker
     # heuristics miss a Sphinx field on a docstring's last line (their pattern wants a newline
@@ -42,8 +42,8 @@ def parse_docstring(doc: str | None) -> ToolDoc:
     sections = parse_auto(
         Docstring(text, lineno=1),
         method="max_sections",
-        style_order=["google", "numpy", "sphinx"],
-        default="google",
+        style_order=[Parser.google, Parser.numpy, Parser.sphinx],
+        default=Parser.google,
         per_style_options=_QUIET,
     )
     description = ""
