@@ -131,7 +131,7 @@ async def drops_and_reconnects(store: SessionService) -> None:
     assert client.view.draft is None
     assert client.drops > 50
     assert client.live_reattachments > 0  # some reconnects joined a turn still running
-    assert sum(e["actions"]["compaction"] is not None for e in compactions) >= 10
+    assert sum("compaction" in e["actions"] for e in compactions) >= 10  # no null fields
 
 
 @pytest.mark.parametrize("kind", STORES)

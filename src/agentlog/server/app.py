@@ -26,6 +26,7 @@ from agentlog.server.fanout import connect_fanout
 from agentlog.server.hub import TurnHub
 from agentlog.server.limits import BodyLimit
 from agentlog.server.methods import install_method_answers
+from agentlog.server.no_nulls import install_no_nulls
 from agentlog.server.routes import approvals, artifacts, sessions, state, turns
 from agentlog.server.stalls import StallWatcher
 from agentlog.server.versions import VersionReads
@@ -184,6 +185,7 @@ def create_app(
         app.include_router(memory_routes.router)
     install_error_handlers(app)
     install_method_answers(app)
+    install_no_nulls(app)
     install_web_page(app)
 
     app.include_router(health.router)

@@ -47,22 +47,30 @@ class Frame:
     between_turns: bool = False
     """The stored event is part of no turn: a compaction (stored after a turn ended), or the
     ``interrupted`` error closing a turn whose process died (stored as the next one starts)."""
+    event: Event | None = None
+    """The stored event itself, for a reader that wants the value rather than its JSON."""
 
     def sse(self) -> ServerSentEvent:
         """The frame as sse-starlette sends it."""
         return ServerSentEvent(data=self.data, event=self.kind, id=self.event_id)
 
 
+def _json(frame: StreamFrame) -> str:
+    # Null fields are left out, as in every answer of the API (agentlog.server.no_nulls).
+    return frame.model_dump_json(exclude_none=True)
+
+
 def stored_frame(event: Event) -> Frame:
     """The frame of a stored event: its routed messages and the event itself."""
-    data = StreamFrame(event=event, messages=route(event)).model_dump_json()
+    data = _json(StreamFrame(event=event, messages=route(event)))
     between = event.actions.compaction is not None or event.error_code == ErrorCode.INTERRUPTED
-    return Frame("event", data, event.id, event.invocation_id, event.author == "user", between)
+    starts = event.author == "user"
+    return Frame("event", data, event.id, event.invocation_id, starts, between, event)
 
 
 def draft_frame(event: Event) -> Frame:
     """The frame of a partial event: a draft keyed by the turn's id, with no SSE id."""
-    data = StreamFrame(messages=route(event)).model_dump_json()
+    data = _json(StreamFrame(messages=route(event)))
     return Frame("draft", data, None, event.invocation_id)
 
 
@@ -72,7 +80,7 @@ def text_draft_frame(invocation_id: str, author: str, text: str) -> Frame:
     message = RoutedMessage(
         kind="draft", id=invocation_id, invocation_id=invocation_id, author=author, text=text
     )
-    data = StreamFrame(messages=[message]).model_dump_json()
+    data = _json(StreamFrame(messages=[message]))
     return Frame("draft", data, None, invocation_id)
 
 
@@ -100,10 +108,10 @@ def _error(invocation_id: str, author: str, text: str, code: str) -> Frame:
         text=text,
         data={"error_code": code},
     )
-    return Frame("error", StreamFrame(messages=[message]).model_dump_json(), None, invocation_id)
+    return Frame("error", _json(StreamFrame(messages=[message])), None, invocation_id)
 
 
 def end_frame(invocation_id: str, author: str = "") -> Frame:
     """The end of a turn's stream."""
-    data = StreamFrame(messages=[turn_end(invocation_id, author)]).model_dump_json()
+    data = _json(StreamFrame(messages=[turn_end(invocation_id, author)]))
     return Frame("end", data, None, invocation_id)

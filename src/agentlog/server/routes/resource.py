@@ -77,9 +77,11 @@ def _takes_input(dependant: Dependant) -> bool:
 
 
 class JsonRoute(APIRoute):
-    """A route reading its body as UTF-8 JSON, documenting its 413 and 422 answers."""
+    """A route reading its body as UTF-8 JSON, documenting its 413 and 422 answers, and
+    leaving null fields out of the JSON it answers (:mod:`agentlog.server.no_nulls`)."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        kwargs["response_model_exclude_none"] = True
         super().__init__(path, endpoint, **kwargs)
         if _takes_input(self.dependant):
             self.responses[422] = {**_INVALID, **self.responses.get(422, {})}
