@@ -56,7 +56,22 @@ def _desk(store: SessionService) -> FastAPI:
 
 _STORE = SqliteSessionService(_DIR / "api.db")
 _APP = _desk(_STORE)
-schema = schemathesis.openapi.from_asgi("/openapi.json", _APP)
+# A body over the server's limit is refused with 413 (documented on every route with a body):
+# a schema-violating request schemathesis makes that large (a text one character too long,
+# written as escaped surrogate pairs) is refused, only by a status its defaults do not list.
+_CONFIG = schemathesis.config.SchemathesisConfig.from_dict(
+    {
+        "checks": {
+            "negative_data_rejection": {
+                "expected-statuses": [
+                    *("400", "401", "403", "404", "405", "406", "409", "413", "415", "422"),
+                    *("428", "429", "5xx"),
+                ]
+            }
+        }
+    }
+)
+schema = schemathesis.openapi.from_asgi("/openapi.json", _APP, config=_CONFIG)
 
 _ADMIN_WRITES = {("PUT", "/state/app"), ("PATCH", "/state/app")}
 

@@ -513,17 +513,28 @@ def _check_message(message: Content) -> None:
         raise InvalidMessageError(f"new_message must be a Content, not {type(message).__name__}")
     if message.role != "user":
         raise InvalidMessageError("new_message must have role 'user'")
-    kinds = {
-        "text" if p.text is not None else "function_response" if p.function_response else "other"
-        for p in message.parts
-    }
-    if "other" in kinds or len(kinds) != 1:
+    kinds = {_part_kind(p) for p in message.parts}
+    if kinds == {"function_response"}:
+        return
+    if not kinds <= {"text", "artifact_ref"}:
         raise InvalidMessageError(
-            "a message holds either text parts or function responses (answers to requests), "
-            f"not {sorted(kinds)}"
+            "a message holds either text parts (with artifact references, for files) or "
+            f"function responses (answers to requests), not {sorted(kinds)}"
         )
-    if kinds == {"text"} and not any(p.text and p.text.strip() for p in message.parts):
-        raise InvalidMessageError("the message is empty")
+    # Text, not a file alone: a user's text is what moves a conversation on (it abandons
+    # pending requests, agentlog.approvals), so a message without any would not.
+    if not any(p.text and p.text.strip() for p in message.parts):
+        raise InvalidMessageError(
+            "the message is empty" if kinds == {"text"} else "a message with files needs text"
+        )
+
+
+def _part_kind(part: Part) -> str:
+    if part.text is not None:
+        return "text"
+    if part.function_response is not None:
+        return "function_response"
+    return "artifact_ref" if part.artifact_ref is not None else "other"
 
 
 def _model_calls(session: Session, invocation_id: str) -> int:

@@ -247,7 +247,9 @@ def _keep(part: Part, paired: set[str]) -> bool:
             not is_human_request(part.function_response.name)
             and part.function_response.id in paired
         )
-    return part.text is not None and part.text != ""
+    # A file's reference (an upload, say) travels too: adapters send it as a line naming the
+    # artifact, which a tool can then load.
+    return (part.text is not None and part.text != "") or part.artifact_ref is not None
 
 
 def _as_context(author: str, parts: Sequence[Part]) -> Content:
@@ -261,4 +263,7 @@ def _as_context(author: str, parts: Sequence[Part]) -> Content:
         elif part.function_response is not None:
             body = json.dumps(thaw(part.function_response.response), ensure_ascii=False)
             lines.append(f"[{author}] `{part.function_response.name}` returned {body}")
+        elif part.artifact_ref is not None:
+            ref = part.artifact_ref
+            lines.append(f"[{author}] shared artifact {ref.name!r} (version {ref.version})")
     return Content(role="user", parts=(Part(text="\n".join(lines)),))

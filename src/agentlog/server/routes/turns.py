@@ -1,12 +1,13 @@
 """Turns as server-sent events: send a message, answer a request, (re)attach to a stream, or
-follow a session live across its turns."""
+follow a session live across its turns. Sending a message or an answer can also wait for the
+turn's end and answer JSON instead (:mod:`agentlog.server.wait`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Annotated, Any, get_args
 
-from fastapi import Header, Query
+from fastapi import Header, Query, Request, Response
 from sse_starlette import EventSourceResponse
 
 from agentlog.events import Content
@@ -15,11 +16,13 @@ from agentlog.server.auth import Caller
 from agentlog.server.deps import CallerDep, Server, ServerDep, SessionId
 from agentlog.server.follow import follow_session
 from agentlog.server.frames import FrameKind
+from agentlog.server.parts import MessageBody, NewAnswers, NewParts, Uploads, message_of
 from agentlog.server.replay import Replay, read_after
 from agentlog.server.routes.resource import resource_router
-from agentlog.server.schemas import Answer, NewMessage
+from agentlog.server.schemas import Answer
 from agentlog.server.streaming import session_stream, sse_response
 from agentlog.server.turns import start_turn
+from agentlog.server.wait import JSON, SSE, TurnOut, turn_response, wants_json
 
 __all__ = ["router"]
 
@@ -74,28 +77,70 @@ BUSY: dict[int | str, dict[str, Any]] = {
     409: {"description": "Another turn is running on the session."}
 }
 
+TURN: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The turn: streamed as server-sent events (each an SseFrame whose "
+        "`data` is a StreamFrame), or, with `stream=false` or an `Accept` header preferring "
+        f"`{JSON}`, run to its end and answered as one TurnOut.",
+        "content": {SSE: {"schema": SSE_FRAME}},
+    },
+    404: STREAM[404],
+}
+"""The answers of a route that starts a turn: a stream, or the whole turn as JSON."""
+
+Stream = Annotated[
+    bool,
+    Query(
+        description="false: wait for the turn's end and answer JSON (a TurnOut); true: "
+        f"stream it. Without it, the `Accept` header decides (`{SSE}` unless it prefers "
+        f"`{JSON}`)."
+    ),
+]
+
+
+def _as_json(request: Request, stream: bool) -> bool:
+    given = stream if "stream" in request.query_params else None
+    return wants_json(request.headers.get("accept"), given)
+
 
 @router.post(
     "/{session_id}/messages",
-    response_class=EventSourceResponse,
-    responses={**STREAM, **BUSY, 422: {"description": "The message cannot be taken."}},
+    response_model=TurnOut,
+    responses={**TURN, **BUSY, 422: {"description": "The message cannot be taken."}},
 )
 async def send_message(
     session_id: SessionId,
-    body: NewMessage,
+    body: MessageBody,
     server: ServerDep,
     caller: CallerDep,
+    request: Request,
+    stream: Stream = True,
     last_event_id: LastEventId = None,
-) -> EventSourceResponse:
-    """Send the user's message and stream the turn it starts, to its end."""
-    message = Content.from_text(body.text)
-    return await _run(server, caller, session_id, message, body.state_delta, last_event_id)
+) -> Response:
+    """Send the user's message (text, or parts: text with files, or answers to requests) and
+    stream the turn it starts to its end, or answer the whole turn as JSON."""
+    uploads: Uploads | None = None
+    if isinstance(body, NewParts | NewAnswers):
+        message, uploads = await message_of(
+            body,
+            server.store,
+            server.artifacts,
+            app_name=server.app_name,
+            user_id=caller.user_id,
+            session_id=session_id,
+        )
+    else:
+        message = Content.from_text(body.text)
+    as_json = _as_json(request, stream)
+    return await _run(
+        server, caller, session_id, message, body.state_delta, last_event_id, as_json, uploads
+    )
 
 
 @router.post(
     "/{session_id}/approvals/{request_id}",
-    response_class=EventSourceResponse,
-    responses={**STREAM, 409: {"description": "Already answered, or another turn is running."}},
+    response_model=TurnOut,
+    responses={**TURN, 409: {"description": "Already answered, or another turn is running."}},
 )
 async def answer_request(
     session_id: SessionId,
@@ -103,14 +148,18 @@ async def answer_request(
     body: Answer,
     server: ServerDep,
     caller: CallerDep,
+    request: Request,
+    stream: Stream = True,
     last_event_id: LastEventId = None,
-) -> EventSourceResponse:
-    """Answer a confirmation or credential request and stream the resumed turn."""
+) -> Response:
+    """Answer a confirmation or credential request and stream the resumed turn, or answer
+    the whole turn as JSON."""
     if body.kind == "confirmation":
         message = confirmation_answer(request_id, body.confirmed, body.payload)
     else:
         message = credential_answer(request_id, body.credential)
-    return await _run(server, caller, session_id, message, None, last_event_id)
+    as_json = _as_json(request, stream)
+    return await _run(server, caller, session_id, message, None, last_event_id, as_json)
 
 
 async def _run(
@@ -120,12 +169,22 @@ async def _run(
     message: Content,
     state_delta: Mapping[str, Any] | None,
     last_event_id: str | None,
-) -> EventSourceResponse:
+    as_json: bool,
+    uploads: Uploads | None = None,
+) -> Response:
     key = server.key(caller, session_id)
-    last_event_id = last_event_id or None
-    if last_event_id is not None:
-        await read_after(server.store, server.app_name, key, last_event_id)  # 404 if unknown
-    turn = await start_turn(server.runner, server.hub, key, message, state_delta)
+    # A JSON answer holds the turn's own events, so what a client missed before is not sent.
+    last_event_id = None if as_json else last_event_id or None
+    try:
+        if last_event_id is not None:
+            await read_after(server.store, server.app_name, key, last_event_id)  # 404 if unknown
+        turn = await start_turn(server.runner, server.hub, key, message, state_delta)
+    except Exception:
+        if uploads is not None:
+            await uploads.discard()  # saved for a turn that never started
+        raise
+    if as_json:
+        return await turn_response(turn, *key)
     if last_event_id is None:
         return sse_response(turn.follow(set()))
     # What was stored after the client's id before this turn (e.g. a compaction), then it.
