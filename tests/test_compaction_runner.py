@@ -270,14 +270,14 @@ async def test_a_pending_confirmation_is_not_compacted_and_is_once_answered(h: H
 
 
 @pytest.mark.parametrize("failure", ["raise", "none", "hang", "junk"])
-async def test_a_failing_summariser_stores_nothing_and_the_next_trigger_retries(
+async def test_a_failing_summariser_stores_nothing_and_is_asked_again_an_interval_later(
     h: Harness, failure: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     summarizer = FakeSummarizer()
     summarizer.fail_next = [failure]
-    llm = ScriptedLlm([ScriptedLlm.text(f"answer {n}") for n in range(1, 5)])
+    llm = ScriptedLlm([ScriptedLlm.text(f"answer {n}") for n in range(1, 7)])
     config = compaction_config(summarizer, summarizer_timeout=0.05)
-    with llm, caplog.at_level(logging.WARNING, logger="agentlog.compaction"):
+    with llm, caplog.at_level(logging.INFO, logger="agentlog.compaction"):
         runner = h.runner(desk(llm), compaction_config=config)
         sid = await h.session()
         numbers = await turns(h, runner, sid, [1, 2])
@@ -286,14 +286,40 @@ async def test_a_failing_summariser_stores_nothing_and_the_next_trigger_retries(
         assert events[-1].text() == "answer 3"  # the run succeeded
         assert await compactions(h, sid) == []
         assert len(summarizer.calls) == 1
-        warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
-        assert len(warnings) == 1
-        assert "nothing stored" in warnings[0].getMessage()
+        # None is a deliberate skip: info, not a warning; every other failure warns once.
+        level = logging.INFO if failure == "none" else logging.WARNING
+        logged = [r for r in caplog.records if r.name == "agentlog.compaction"]
+        assert [r.levelno for r in logged] == [level]
+        assert "nothing stored" in logged[0].getMessage()
         numbers[events[0].invocation_id] = 3
-        numbers.update(await turns(h, runner, sid, [4]))
+        # Not asked again at each of the next turns with a window one invocation longer...
+        numbers.update(await turns(h, runner, sid, [4, 5]))
+        assert len(summarizer.calls) == 1
+        assert await compactions(h, sid) == []
+        # ...but once compaction_interval more invocations have come.
+        numbers.update(await turns(h, runner, sid, [6]))
     (stored,) = await compactions(h, sid)
-    assert windows([stored], numbers, await h.events(sid)) == [[1, 2, 3, 4]]
+    assert windows([stored], numbers, await h.events(sid)) == [[1, 2, 3, 4, 5, 6]]
     assert len(summarizer.calls) == 2
+
+
+async def test_failures_in_a_row_double_the_wait_and_a_success_ends_it(h: Harness) -> None:
+    summarizer = FakeSummarizer()
+    summarizer.fail_next = ["raise", "raise"]
+    llm = ScriptedLlm([ScriptedLlm.text(f"answer {n}") for n in range(1, 14)])
+    config = compaction_config(summarizer, interval=2, overlap=0)
+    with llm:
+        runner = h.runner(desk(llm), compaction_config=config)
+        sid = await h.session()
+        asked_at: list[int] = []
+        for n in range(1, 14):
+            before = len(summarizer.calls)
+            await turns(h, runner, sid, [n])
+            if len(summarizer.calls) > before:
+                asked_at.append(n)
+    # fails at 2, waits 2 (asked at 4, fails), waits 4 (asked at 8, stored), then every 2.
+    assert asked_at == [2, 4, 8, 10, 12]
+    assert len(await compactions(h, sid)) == 3
 
 
 async def test_a_rejected_compaction_is_logged_and_not_stored(

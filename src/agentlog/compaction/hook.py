@@ -4,8 +4,14 @@ At the end of a turn the runner hands the hook the session as the turn left it. 
 window there is cheap (a pure function of the events the turn loaded and stored); when a
 trigger fires, the rest runs in a task of its own, so the stream ends at once and the next
 reply never waits for a summariser: load the overlap if it was not loaded, summarise with a
-timeout, validate, store. Any failure is a logged warning and stores nothing; the next turn's
-trigger tries again. One compaction per session runs at a time.
+timeout, validate, store. Any failure is a logged warning and stores nothing. One compaction
+per session runs at a time.
+
+A summariser that failed (raised, timed out, returned no compaction event) or returned ``None``
+(a deliberate skip, logged at info) is not asked again at the very next turn with a window one
+invocation longer: the session waits for ``compaction_interval`` more invocations after the
+attempt, twice as many after each further failure in a row (up to :data:`_MAX_BACKOFF` times),
+as though the attempt had compacted. A compaction stored, by any path, ends the wait.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Final, Protocol
 
 from agentlog.compaction.config import EventsCompactionConfig
@@ -49,6 +56,20 @@ _BACKGROUND: set[asyncio.Task[Event | None]] = set()
 """Every running compaction task: the event loop keeps only weak references to tasks, and a
 runner dropped mid-compaction must not take its task with it."""
 _VERSION_ONLY: Final = GetSessionConfig(num_recent_events=0)
+_MAX_BACKOFF: Final = 16
+"""The most intervals a session waits after failures in a row."""
+_MAX_HELD: Final = 10_000
+"""Sessions waiting after a failure that one hook remembers (the oldest are forgotten)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """A session's wait after an unsuccessful attempt: the newest event timestamp the attempt
+    saw, the invocations after it that must come first, and the failures in a row."""
+
+    seen: float
+    wait: int
+    failures: int
 
 
 class CompactionHook:
@@ -76,6 +97,7 @@ class CompactionHook:
         self._session_lock = session_lock
         self._queue = queue
         self._running: dict[tuple[str, str, str], asyncio.Task[Event | None]] = {}
+        self._held: dict[tuple[str, str, str], _Held] = {}
 
     def after_turn(self, session: Session, invocation_id: str) -> asyncio.Task[Event | None] | None:
         """Start compacting ``session`` (as its turn left it) if a trigger fires; the task, or
@@ -95,7 +117,7 @@ class CompactionHook:
                 exc_info=True,
             )
             return None
-        if window is None:
+        if window is None or self._waiting(key, window):
             return None
         work = (
             self._run(session, window, invocation_id)
@@ -128,6 +150,25 @@ class CompactionHook:
             )
         return None
 
+    def _waiting(self, key: tuple[str, str, str], window: CompactionWindow) -> bool:
+        """Whether the session still waits after an unsuccessful attempt."""
+        held = self._held.get(key)
+        if held is None:
+            return False
+        newer = {e.invocation_id for e in window.events if e.timestamp > held.seen}
+        return len(newer) < held.wait
+
+    def _hold(self, session: Session, window: CompactionWindow) -> None:
+        """Make the session wait after an unsuccessful attempt on ``window``."""
+        key = (session.app_name, session.user_id, session.id)
+        before = self._held.pop(key, None)
+        failures = 1 if before is None else before.failures + 1
+        factor = min(2 ** (failures - 1), _MAX_BACKOFF)
+        seen = max((e.timestamp for e in window.events), default=0.0)
+        self._held[key] = _Held(seen, self.config.compaction_interval * factor, failures)
+        while len(self._held) > _MAX_HELD:
+            del self._held[next(iter(self._held))]
+
     async def wait(self) -> None:
         """Wait for every compaction started so far (and any they are waiting on) to end."""
         while self._running:
@@ -149,8 +190,8 @@ class CompactionHook:
                 return await self._compact(session, window)
             except Exception as exc:
                 logger.warning(
-                    "compaction of session %s failed; nothing stored, the next turn tries "
-                    "again: %s: %s",
+                    "compaction of session %s failed; nothing stored, tried again after "
+                    "more turns: %s: %s",
                     session.id,
                     type(exc).__name__,
                     exc,
@@ -181,24 +222,30 @@ class CompactionHook:
                 summarizer.summarize_events(window.summarizer_input()), timeout
             )
         except TimeoutError:
+            self._hold(session, window)
             logger.warning(
                 "compaction of session %s: the summariser took over %g s; nothing stored, "
-                "the next turn tries again",
+                "tried again after more turns",
                 session.id,
                 timeout,
             )
             return None
+        except Exception:
+            self._hold(session, window)
+            raise
         if event is None:
-            logger.warning(
-                "compaction of session %s: the summariser returned nothing; nothing stored, "
-                "the next turn tries again",
+            self._hold(session, window)  # a deliberate skip: not now, nor at the next turn
+            logger.info(
+                "compaction of session %s: the summariser skipped this window; nothing stored, "
+                "asked again after more turns",
                 session.id,
             )
             return None
         if not isinstance(event, Event) or event.actions.compaction is None:
+            self._hold(session, window)
             logger.warning(
                 "compaction of session %s: the summariser returned %s, not a compaction event; "
-                "nothing stored",
+                "nothing stored, tried again after more turns",
                 session.id,
                 type(event).__name__,
             )
@@ -213,7 +260,9 @@ class CompactionHook:
             return None
         if event.branch is None:
             event = event.model_copy(update={"branch": _last_branch(window.events)})
-        return await self._store(session, event)
+        stored = await self._store(session, event)
+        self._held.pop((session.app_name, session.user_id, session.id), None)
+        return stored
 
     def _problems(self, event: Event, window: Sequence[Event]) -> list[str]:
         validator = self.config.validator
