@@ -166,14 +166,14 @@ async def test_busy_pool_is_store_unavailable(postgres_dsn: str, postgres_schema
                 )
             )
             stuck = asyncio.create_task(
-                service.append_event(s, Event(author="user", invocation_id="i"))
+                service.get_session(app_name="a", user_id="u", session_id=s.id)
             )
-            # The append holds the pool's only connection.
+            # The load holds the pool's only connection (appends have one of their own).
             await wait_for_lock_waiter(postgres_dsn, postgres_schema)
             with pytest.raises(StoreUnavailableError, match="no connection within"):
                 await service.get_app_state(app_name="a")
             await blocker.rollback()
-        assert (await stuck).version == 1
+        assert (await stuck).version == 0
 
 
 async def test_dropped_connection_is_store_unavailable_then_recovers(
@@ -328,3 +328,25 @@ async def test_a_load_cancelled_mid_pipeline_leaves_the_pool_usable(
                 await task
             loaded = await service.get_session(app_name="a", user_id="u", session_id=s.id)
             assert loaded.version == 100
+
+
+async def test_appends_to_many_sessions_at_once_share_a_transaction(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema) as service:
+        sessions = [await service.create_session(app_name="a", user_id=f"u{i}") for i in range(30)]
+        stored = await asyncio.gather(
+            *(
+                service.append_event(
+                    s, Event(author="agent", invocation_id="i", content=Content.from_text(f"{i}"))
+                )
+                for i, s in enumerate(sessions)
+            )
+        )
+        assert [s.version for s in stored] == [1] * 30
+    # Rows a transaction wrote carry its id (xmin): the 30 events came in a batch or two.
+    rows = await execute(
+        postgres_dsn, postgres_schema, "SELECT count(DISTINCT xmin::text), count(*) FROM events"
+    )
+    assert rows[0][1] == 30
+    assert rows[0][0] <= 2

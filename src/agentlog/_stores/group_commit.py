@@ -3,14 +3,13 @@
 A write is a function of the connection that writes one thing whole (an append, a lease, a new
 session) or raises. Writers that arrive together are committed together:
 
-1. The first writer of a quiet moment leads. It yields to the event loop once, so every writer
-   ready in the same loop iteration joins it, then commits what gathered as one batch.
-2. Writers arriving while a batch is being written wait for the next batch, which is written
-   as soon as the one before it is durable (a task keeps writing batches until none is left).
-3. In a batch of several, each write runs in a ``SAVEPOINT`` of its own. A write that raises
+1. The writes are gathered into batches as they arrive (:mod:`agentlog._stores.batching`):
+   those ready in one loop iteration form a batch, and those arriving while it is written
+   form the next, written as soon as the one before it is durable.
+2. In a batch of several, each write runs in a ``SAVEPOINT`` of its own. A write that raises
    (a stale or refused append, a duplicate id) is rolled back to its savepoint: it fails alone
    and writes nothing, and the others commit.
-4. Every caller is answered only once ``COMMIT`` has returned, so at ``synchronous=FULL`` only
+3. Every caller is answered only once ``COMMIT`` has returned, so at ``synchronous=FULL`` only
    once the batch is on disk. A crash before that loses the batch and nothing else; SQLite's
    journal leaves each write whole or absent, as it does for one transaction of its own.
 
@@ -23,12 +22,11 @@ time, so the inline connection and the writer's never write at once.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
+from agentlog._stores.batching import NOT_ALONE, Batcher, Failed
 from agentlog._stores.sqlite import SqliteWorker, is_busy
 from agentlog.errors import StoreUnavailableError
 
@@ -37,22 +35,6 @@ __all__ = ["GroupCommit"]
 T = TypeVar("T")
 
 Write = Callable[[sqlite3.Connection], Any]
-
-_MAX_BATCH: Final = 512
-"""The most writes in one transaction: a bound on how long the first of them waits."""
-
-
-@dataclass(slots=True)
-class _Pending:
-    write: Write
-    future: asyncio.Future[Any]
-
-
-@dataclass(slots=True)
-class _Failed:
-    """A write's outcome when it raised: its error, translated."""
-
-    error: BaseException
 
 
 class GroupCommit:
@@ -69,11 +51,12 @@ class GroupCommit:
     def __init__(self, worker: SqliteWorker, inline: sqlite3.Connection | None = None) -> None:
         self._worker = worker
         self._inline = inline
-        self._queue: list[_Pending] = []
-        self._active = False
-        """Whether a writer leads or a task is writing batches: a new writer then queues."""
-        self._drain: asyncio.Task[None] | None = None
-        self._closed = False
+        self._batcher: Batcher[Write] = Batcher(
+            self._commit,
+            closed_error=worker.closed_error,
+            alone=self._write_inline if inline is not None else None,
+            copy_error=_copy,
+        )
         self.batches = 0
         """Transactions committed or rolled back so far (one per batch)."""
         self.writes = 0
@@ -82,104 +65,42 @@ class GroupCommit:
     async def write(self, write: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``write(connection)`` in the next batch; return what it returned once the batch
         is committed, or raise what it raised (having written nothing)."""
-        if self._closed:
-            raise self._worker.closed_error()
-        loop = asyncio.get_running_loop()
-        pending = _Pending(write, loop.create_future())
-        self._queue.append(pending)
-        if not self._active:
-            self._active = True
-            try:
-                # Writers ready in this loop iteration join the batch.
-                await asyncio.sleep(0)
-            except asyncio.CancelledError:
-                if pending in self._queue:
-                    self._queue.remove(pending)
-                self._write_queued(loop)
-                raise
-            self._write_queued(loop)
-        result: T = await pending.future
+        result: T = await self._batcher.submit(write)
         return result
 
     async def close(self) -> None:
         """Refuse new writes and wait for those already submitted."""
-        self._closed = True
-        while self._active:
-            if self._drain is not None:
-                await asyncio.wait([self._drain])
-            else:  # a leader is gathering its batch: it writes it in this loop iteration
-                await asyncio.sleep(0)
+        await self._batcher.close()
 
-    def _write_queued(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Write what is queued: a lone write inline if it can, else every batch on the
-        worker's thread in a task; the writer is idle again once nothing is left."""
-        batch = self._take()
-        if not batch:
-            self._active = False
-            return
-        if len(batch) == 1 and self._inline is not None and self._write_inline(batch[0]):
-            if not self._queue:
-                self._active = False
-                return
-            batch = self._take()
-        self._drain = loop.create_task(self._write_batches(batch), name="agentlog-group-commit")
-
-    def _take(self) -> list[_Pending]:
-        batch = self._queue[:_MAX_BATCH]
-        del self._queue[:_MAX_BATCH]
-        return batch
-
-    def _write_inline(self, pending: _Pending) -> bool:
-        """Write a batch of one on this thread; ``False`` (nothing done) if the file is busy."""
+    def _write_inline(self, write: Write) -> Any:
+        """Write a batch of one on this thread; ``NOT_ALONE`` (nothing done) if the file is
+        locked by another connection, for the worker's thread to wait for it."""
         conn = self._inline
         assert conn is not None
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             if is_busy(exc):
-                return False
-            self._settle([pending], self._worker.translated(exc))
-            return True
+                return NOT_ALONE
+            return Failed(self._worker.translated(exc))
         except sqlite3.Error as exc:
-            self._settle([pending], self._worker.translated(exc))
-            return True
+            return Failed(self._worker.translated(exc))
         try:
-            outcomes = self._in_transaction(conn, [pending.write])
+            return self._in_transaction(conn, [write])[0]
         except BaseException as exc:
-            self._settle([pending], self._worker.translated(exc))
-            return True
-        self._settle([pending], outcomes)
-        return True
+            return Failed(self._worker.translated(exc))
 
-    async def _write_batches(self, batch: list[_Pending]) -> None:
-        try:
-            while batch:
-                writes = [p.write for p in batch]
-                try:
-                    outcomes: list[Any] | BaseException = await self._worker.run(
-                        self._commit, writes
-                    )
-                except asyncio.CancelledError:
-                    self._settle(batch, self._worker.closed_error())
-                    raise
-                except BaseException as exc:
-                    outcomes = exc
-                self._settle(batch, outcomes)
-                batch = self._take()
-        finally:
-            self._drain = None
-            self._active = False
-            if self._queue:  # only when cancelled: nobody is left to write these
-                self._settle(self._take(), self._worker.closed_error())
+    async def _commit(self, writes: list[Write]) -> list[Any]:
+        return await self._worker.run(self._begin_and_commit, writes)
 
-    def _commit(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
+    def _begin_and_commit(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
         """The batch's transaction, on the worker's thread (it waits there for the lock)."""
         conn.execute("BEGIN IMMEDIATE")
         return self._in_transaction(conn, writes)
 
     def _in_transaction(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
         """Run ``writes`` in the open transaction and commit; each outcome is the write's
-        result or a ``_Failed``. Raises (having rolled back) when the batch cannot commit."""
+        result or a ``Failed``. Raises (having rolled back) when the batch cannot commit."""
         outcomes: list[Any] = []
         try:
             if len(writes) == 1:
@@ -189,7 +110,7 @@ class GroupCommit:
                 except Exception as exc:
                     conn.execute("ROLLBACK")
                     self.batches += 1
-                    return [_Failed(self._worker.translated(exc))]
+                    return [Failed(self._worker.translated(exc))]
             else:
                 for write in writes:
                     conn.execute("SAVEPOINT agentlog_write")
@@ -199,7 +120,7 @@ class GroupCommit:
                         # Raises when SQLite already rolled the whole transaction back (an I/O
                         # error, a full disk): then the batch fails as one.
                         conn.execute("ROLLBACK TO agentlog_write")
-                        outcomes.append(_Failed(self._worker.translated(exc)))
+                        outcomes.append(Failed(self._worker.translated(exc)))
                     conn.execute("RELEASE agentlog_write")
             conn.execute("COMMIT")
         except BaseException:
@@ -208,23 +129,8 @@ class GroupCommit:
             self.batches += 1
             raise
         self.batches += 1
-        self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, _Failed))
+        self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, Failed))
         return outcomes
-
-    @staticmethod
-    def _settle(batch: list[_Pending], outcomes: list[Any] | BaseException) -> None:
-        """Answer each writer of ``batch``: its outcome, or the batch's error."""
-        for i, pending in enumerate(batch):
-            future = pending.future
-            if future.done():  # its caller was cancelled; the write ran all the same
-                continue
-            outcome = outcomes if isinstance(outcomes, BaseException) else outcomes[i]
-            if isinstance(outcome, BaseException):
-                future.set_exception(_copy(outcome) if i else outcome)
-            elif isinstance(outcome, _Failed):
-                future.set_exception(outcome.error)
-            else:
-                future.set_result(outcome)
 
 
 def _copy(exc: BaseException) -> BaseException:

@@ -157,6 +157,17 @@ class PostgresPool:
         except psycopg.Error as exc:
             raise self.unavailable(exc) from exc
 
+    async def connect(self) -> Conn:
+        """A connection of its own, outside the pool, set up as the pool's are (autocommit,
+        ``search_path``); the caller closes it. Errors are ``StoreUnavailableError``."""
+        await self.pool()  # the schema and migrations in place first
+        try:
+            conn = await psycopg.AsyncConnection.connect(self._dsn, **self._kwargs)
+            await self._configure(conn)
+        except psycopg.Error as exc:
+            raise self.unavailable(exc) from exc
+        return conn
+
     def closed_error(self) -> StoreUnavailableError:
         """The error every call raises once the store is closed."""
         return StoreUnavailableError(f"{self!r} is closed")

@@ -5,13 +5,21 @@ statement: a chain of data-modifying CTEs that all hang off the session row (``s
 or missing session writes nothing, and the statement is its own transaction. An append is
 therefore atomic and costs one round trip. Reads that need several statements send them as one
 pipeline inside one ``REPEATABLE READ`` transaction: one snapshot, one round trip.
+
+Appends made at the same moment, to any sessions, are sent together
+(:mod:`agentlog._stores.batching`): one pipeline, one transaction, one commit for the batch.
+A stale or refused append among them still writes nothing (its statement finds no row ``s``)
+and the others commit. A statement that fails (a duplicate event id, a deadlock) aborts the
+batch's transaction, so nothing of it was written; each of its appends is then sent again on
+its own, so that one fails alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, LiteralString
 
 try:
@@ -19,6 +27,7 @@ try:
     from psycopg import errors as pg_errors
     from psycopg.abc import Params
 
+    from agentlog._stores.batching import Batcher, Failed
     from agentlog._stores.event_cache import EventCache
     from agentlog._stores.pg_listen import (
         CHANNEL_SQL,
@@ -114,7 +123,7 @@ class PostgresSessionService(PostgresStore):
         schema: keep the tables in this schema (created if missing) instead of the connection's
             default ``search_path``; letters, digits and ``_`` only.
         min_size: connections the pool keeps open.
-        max_size: most connections the pool opens.
+        max_size: most connections the pool opens (appends have one more of their own).
         timeout: seconds to wait for a connection (to connect, or for a free one from the pool)
             before ``StoreUnavailableError``.
         cache_events: keep up to this many decoded events of recently loaded sessions, so
@@ -140,6 +149,12 @@ class PostgresSessionService(PostgresStore):
             raise ValueError("cache_events must be 0 or more")
         self._cache = EventCache(cache_events) if cache_events else None
         self._dsn = dsn
+        self._appends: Batcher[_Append] = Batcher(
+            self._append_batch, closed_error=lambda: self._pg.closed_error()
+        )
+        self._append_conn: _Conn | None = None
+        """The appends' connection, outside the pool: batches are written one at a time, so
+        one connection carries them all, without a checkout from the pool for each."""
         self._pg = PostgresPool(
             dsn,
             owner="PostgresSessionService",
@@ -352,29 +367,91 @@ class PostgresSessionService(PostgresStore):
         if plan is None:
             return session
         query, params = _append_statement(session, plan)
-        async with self._pg.connection() as conn:
+        row = await self._appends.submit(_Append(session, plan, query, params))
+        if row is None:
+            async with self._pg.connection() as conn:
+                raise await _stale_or_missing(conn, session, plan)
+        if self._cache is not None:
+            key = (session.app_name, session.user_id, session.id)
+            self._cache.extend(key, row[0], plan.expected_version, plan.event)
+        return session_after(session, plan)
+
+    async def close(self) -> None:
+        """Wait for the appends under way, then close the pool; later calls raise
+        ``StoreUnavailableError``. Idempotent."""
+        await self._appends.close()
+        conn, self._append_conn = self._append_conn, None
+        if conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+        await self._pg.close()
+
+    @contextlib.asynccontextmanager
+    async def _appending(self) -> AsyncIterator[_Conn]:
+        """The appends' own connection, opened on first use and again after a failure; a
+        driver error in the block is ``StoreUnavailableError``."""
+        conn = self._append_conn
+        if conn is None or conn.closed:
+            conn = self._append_conn = await self._pg.connect()
+        try:
+            yield conn
+        except psycopg.Error as exc:
+            self._append_conn = None
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+            raise self._pg.unavailable(exc) from exc
+
+    async def _append_batch(self, batch: list[_Append]) -> list[Any]:
+        """Each append's row (``None`` when it was refused), or its ``Failed`` error."""
+        if len(batch) > 1:
+            rows = await self._append_together(batch)
+            if rows is not None:
+                return rows
+        outcomes: list[Any] = []
+        for append in batch:
+            try:
+                outcomes.append(await self._append_alone(append))
+            except StoreError as exc:
+                outcomes.append(Failed(exc))
+        return outcomes
+
+    async def _append_together(self, batch: list[_Append]) -> list[_Row | None] | None:
+        """The batch in one transaction, sent as one pipeline; ``None`` if a statement failed
+        (the server then rolled the transaction back: nothing of the batch was written)."""
+        async with self._appending() as conn:
+            try:
+                async with conn.pipeline():
+                    await conn.execute("BEGIN")
+                    cursors = [await conn.execute(a.query, a.params) for a in batch]
+                    await conn.execute("COMMIT")
+            except BaseException as exc:
+                # Closed rather than rolled back: see ``_transaction``. The pool replaces it.
+                with contextlib.suppress(psycopg.Error):
+                    await conn.close()
+                if isinstance(exc, psycopg.DatabaseError) and exc.sqlstate is not None:
+                    return None  # the server refused a statement: the transaction is void
+                raise
+            return [await cursor.fetchone() for cursor in cursors]
+
+    async def _append_alone(self, append: _Append) -> _Row | None:
+        """One append, its own transaction; ``None`` when it was refused."""
+        async with self._appending() as conn:
             for attempt in range(1, _DEADLOCK_RETRIES + 1):
                 try:
-                    cursor = await conn.execute(query, params)
-                    row = await cursor.fetchone()
-                    break
+                    cursor = await conn.execute(append.query, append.params)
+                    return await cursor.fetchone()
                 except pg_errors.UniqueViolation as exc:
                     if exc.diag.constraint_name == "events_event_id_unique":
-                        raise DuplicateEventError(session.id, plan.event.id) from exc
+                        raise DuplicateEventError(append.session.id, append.plan.event.id) from exc
                     if exc.diag.constraint_name == "events_seq_unique":
-                        raise await _stale_or_missing(conn, session, plan) from exc
+                        return None
                     raise
                 except pg_errors.DeadlockDetected:
                     # Two appends writing the same app or user keys; the statement rolled back
                     # whole, so running it again is safe.
                     if attempt == _DEADLOCK_RETRIES:
                         raise
-            if row is None:
-                raise await _stale_or_missing(conn, session, plan)
-        if self._cache is not None:
-            key = (session.app_name, session.user_id, session.id)
-            self._cache.extend(key, row[0], plan.expected_version, plan.event)
-        return session_after(session, plan)
+        return None  # not reached: the last attempt returns or raises
 
     async def acquire_lease(
         self,
@@ -505,6 +582,16 @@ class PostgresSessionService(PostgresStore):
         return _state(await self._fetch(_USER_STATE, (app_name, user_id)), "user_state", user_id)
 
 
+@dataclass(frozen=True, slots=True)
+class _Append:
+    """One append, ready to send."""
+
+    session: Session
+    plan: AppendPlan
+    query: str
+    params: dict[str, Any]
+
+
 # --- SQL ------------------------------------------------------------------------------------------
 
 
@@ -517,20 +604,31 @@ def _statement(
 ) -> str:
     """One statement: ``session_cte`` (CTE ``s``, the session's pk), then ``delta`` written;
     with ``notify``, ``pg_notify`` of ``params["notice"]`` when ``s`` wrote a row."""
-    ctes = [session_cte, *_delta_ctes(delta, params)]
-    # In the final SELECT, where it runs (a SELECT CTE nothing refers to would not), once per
-    # row of ``s``: an append that wrote nothing notifies nobody; delivered on commit.
-    select: LiteralString = (
-        " SELECT pk, pg_notify(" + CHANNEL_SQL + ", %(notice)s) FROM s"
-        if notify
-        else " SELECT pk FROM s"
-    )
-    return "WITH " + ", ".join(ctes) + select
+    shape = _delta_params(delta, params)
+    key = (session_cte, shape, notify)
+    query = _STATEMENTS.get(key)
+    if query is None:
+        ctes = [session_cte, *_delta_ctes(shape)]
+        # In the final SELECT, where it runs (a SELECT CTE nothing refers to would not), once
+        # per row of ``s``: an append that wrote nothing notifies nobody; delivered on commit.
+        select: LiteralString = (
+            " SELECT pk, pg_notify(" + CHANNEL_SQL + ", %(notice)s) FROM s"
+            if notify
+            else " SELECT pk FROM s"
+        )
+        query = _STATEMENTS.setdefault(key, "WITH " + ", ".join(ctes) + select)
+    return query
 
 
-def _delta_ctes(delta: ScopedDelta, params: dict[str, Any]) -> list[LiteralString]:
-    ctes: list[LiteralString] = []
-    for scope, table, owner_columns, owner, match in _SCOPES:
+_STATEMENTS: dict[tuple[str, tuple[bool, ...], bool], str] = {}
+"""Statements by their session CTE and delta shape: a few dozen, built once each."""
+
+
+def _delta_params(delta: ScopedDelta, params: dict[str, Any]) -> tuple[bool, ...]:
+    """Add the delta's keys and values to ``params`` (as JSON arrays: PostgreSQL arrays cost
+    the driver far more to send); return its shape, which scopes put and remove keys."""
+    shape: list[bool] = []
+    for scope, *_ in _SCOPES:
         changes: dict[str, Any] = getattr(delta, scope)
         # Sorted, so concurrent appends touching the same app or user keys lock them in one
         # order and do not deadlock.
@@ -538,20 +636,33 @@ def _delta_ctes(delta: ScopedDelta, params: dict[str, Any]) -> list[LiteralStrin
         put = [key for key in keys if changes[key] is not REMOVED]
         gone = [key for key in keys if changes[key] is REMOVED]
         if put:
-            params[f"{scope}_put_keys"] = put
-            params[f"{scope}_put_values"] = [encode_value(changes[key]) for key in put]
+            params[f"{scope}_put_keys"] = encode_value(put)
+            # As ``encode_value`` writes each value: json_array_elements hands every element
+            # on as the very text it was given (json_each would not: it unescapes, and
+            # refuses a \u0000 inside a value).
+            params[f"{scope}_put_values"] = encode_value([changes[key] for key in put])
+        if gone:
+            params[f"{scope}_gone"] = encode_value(gone)
+        shape += (bool(put), bool(gone))
+    return tuple(shape)
+
+
+def _delta_ctes(shape: tuple[bool, ...]) -> list[LiteralString]:
+    ctes: list[LiteralString] = []
+    for i, (scope, table, owner_columns, owner, match) in enumerate(_SCOPES):
+        if shape[2 * i]:
             ctes.append(
                 f"{scope}_put AS (INSERT INTO {table} ({owner_columns}, key, value)"
-                f" SELECT {owner}, u.key, u.value::json FROM s,"
-                f" unnest(%({scope}_put_keys)s::text[], %({scope}_put_values)s::text[])"
-                f" AS u (key, value)"
+                f" SELECT {owner}, u.key, u.value FROM s, ROWS FROM"
+                f" (json_array_elements_text(%({scope}_put_keys)s::json),"
+                f" json_array_elements(%({scope}_put_values)s::json)) AS u (key, value)"
                 f" ON CONFLICT ({owner_columns}, key) DO UPDATE SET value = excluded.value)"
             )
-        if gone:
-            params[f"{scope}_gone_keys"] = gone
+        if shape[2 * i + 1]:
             ctes.append(
-                f"{scope}_gone AS (DELETE FROM {table} WHERE {match}"
-                f" AND key = ANY(%({scope}_gone_keys)s::text[]) AND EXISTS (SELECT FROM s))"
+                f"{scope}_gone AS (DELETE FROM {table} WHERE {match} AND key IN"
+                f" (SELECT json_array_elements_text(%({scope}_gone)s::json))"
+                f" AND EXISTS (SELECT FROM s))"
             )
     return ctes
 

@@ -1,0 +1,159 @@
+"""Writes gathered into batches as they arrive: what both stores' group commits share.
+
+A caller submits one write and waits for its outcome. The first writer of a quiet moment
+leads: it yields to the event loop once, so every writer ready in the same loop iteration
+joins it, then hands what gathered to the store as one batch. Writers arriving while a batch
+is being written wait for the next one, which a task hands over as soon as the one before it
+is done, and so on until none is left. So a lone writer costs one loop iteration, and many
+writers share each batch without anyone choosing a batch size or a delay.
+
+The store's ``commit`` answers every write of a batch: its result, or :class:`Failed` with
+the error that write alone raises; when ``commit`` raises, every write of the batch fails with
+that error (the batch wrote nothing). A store may also write a lone write at once, on the
+calling thread (``alone``), or decline to (:data:`NOT_ALONE`) and leave it to ``commit``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Generic, TypeVar
+
+__all__ = ["NOT_ALONE", "Batcher", "Failed"]
+
+W = TypeVar("W")
+
+NOT_ALONE: Final = object()
+"""What ``alone`` returns when it did nothing: the write goes to ``commit`` instead."""
+
+_MAX_BATCH: Final = 512
+"""The most writes in one batch: a bound on how long the first of them waits."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The outcome of a write that raised, alone: its error."""
+
+    error: BaseException
+
+
+@dataclass(slots=True)
+class _Pending(Generic[W]):
+    write: W
+    future: asyncio.Future[Any]
+
+
+class Batcher(Generic[W]):
+    """Writes submitted one by one, handed to ``commit`` in batches (see the module docstring).
+
+    Args:
+        commit: writes a batch; returns one outcome per write, in order (a result or a
+            :class:`Failed`), or raises when the whole batch failed.
+        closed_error: the error a write submitted after :meth:`close` gets.
+        alone: writes a batch of one on the calling thread, returning its outcome, or
+            :data:`NOT_ALONE` to leave it to ``commit``.
+        copy_error: one error of a whole batch for each of its writers but the first, so
+            their tracebacks stay apart.
+    """
+
+    def __init__(
+        self,
+        commit: Callable[[list[W]], Awaitable[Sequence[Any]]],
+        *,
+        closed_error: Callable[[], BaseException],
+        alone: Callable[[W], Any] | None = None,
+        copy_error: Callable[[BaseException], BaseException] = lambda exc: exc,
+    ) -> None:
+        self._commit = commit
+        self._alone = alone
+        self._closed_error = closed_error
+        self._copy_error = copy_error
+        self._queue: list[_Pending[W]] = []
+        self._active = False
+        """Whether a writer leads or a task is handing batches over: a new writer queues."""
+        self._drain: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def submit(self, write: W) -> Any:
+        """Write ``write`` in the next batch; return its result once the batch is done, or
+        raise its error (or the whole batch's)."""
+        if self._closed:
+            raise self._closed_error()
+        loop = asyncio.get_running_loop()
+        pending: _Pending[W] = _Pending(write, loop.create_future())
+        self._queue.append(pending)
+        if not self._active:
+            self._active = True
+            try:
+                # Writers ready in this loop iteration join the batch.
+                await asyncio.sleep(0)
+            except asyncio.CancelledError:
+                if pending in self._queue:
+                    self._queue.remove(pending)
+                self._hand_over(loop)
+                raise
+            self._hand_over(loop)
+        return await pending.future
+
+    async def close(self) -> None:
+        """Refuse new writes and wait for those already submitted."""
+        self._closed = True
+        while self._active:
+            if self._drain is not None:
+                await asyncio.wait([self._drain])
+            else:  # a leader is gathering its batch: it hands it over in this loop iteration
+                await asyncio.sleep(0)
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Write what is queued: a lone write at once if ``alone`` can, else every batch in a
+        task; idle again once nothing is left."""
+        batch = self._take()
+        if batch and len(batch) == 1 and self._alone is not None:
+            outcome = self._alone(batch[0].write)
+            if outcome is not NOT_ALONE:
+                self._settle(batch, [outcome])
+                batch = self._take()
+        if not batch:
+            self._active = False
+            return
+        self._drain = loop.create_task(self._write_batches(batch), name="agentlog-group-commit")
+
+    def _take(self) -> list[_Pending[W]]:
+        batch = self._queue[:_MAX_BATCH]
+        del self._queue[:_MAX_BATCH]
+        return batch
+
+    async def _write_batches(self, batch: list[_Pending[W]]) -> None:
+        try:
+            while batch:
+                outcomes: Sequence[Any] | BaseException
+                try:
+                    outcomes = await self._commit([p.write for p in batch])
+                except asyncio.CancelledError:
+                    self._settle(batch, self._closed_error())
+                    raise
+                except BaseException as exc:
+                    outcomes = exc
+                self._settle(batch, outcomes)
+                batch = self._take()
+        finally:
+            self._drain = None
+            self._active = False
+            if self._queue:  # only when cancelled: nobody is left to write these
+                self._settle(self._take(), self._closed_error())
+
+    def _settle(self, batch: list[_Pending[W]], outcomes: Sequence[Any] | BaseException) -> None:
+        """Answer each writer of ``batch``: its outcome, or the batch's error."""
+        for i, pending in enumerate(batch):
+            future = pending.future
+            if future.done():  # its caller was cancelled; the write ran all the same
+                continue
+            if isinstance(outcomes, BaseException):
+                future.set_exception(self._copy_error(outcomes) if i else outcomes)
+                continue
+            outcome = outcomes[i]
+            if isinstance(outcome, Failed):
+                future.set_exception(outcome.error)
+            else:
+                future.set_result(outcome)
