@@ -174,6 +174,20 @@ def test_summarize_a_jsonl_file(tmp_path: Path, refund_jsonl: Path) -> None:
         assert metric in result.output
 
 
+def test_summarize_writes_sessions_whose_ids_are_longer_than_a_file_name(tmp_path: Path) -> None:
+    long_ids = ["tenant-" + "x" * 300 + "-1", "tenant-" + "x" * 300 + "-2"]  # one prefix
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(as_line(i, EVENTS, {}) + "\n" for i in long_ids), encoding="utf-8")
+    out = tmp_path / "out"
+    result = invoke("summarize", "--jsonl", str(path), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = sorted(p.name for p in out.iterdir())
+    assert len(written) == 4  # a .json and a .md each, told apart though cut short
+    assert all(len(name) <= 255 for name in written)
+    digests = [(out / n).read_text() for n in written if n.endswith(".md")]
+    assert sorted(d.splitlines()[0] for d in digests) == [f"## Session {i}" for i in long_ids]
+
+
 def make_store(path: Path) -> None:
     async def fill() -> None:
         store = SqliteSessionService(path)

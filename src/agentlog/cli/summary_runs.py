@@ -4,6 +4,7 @@ choosing summarisers, running them over sessions, loading sessions and writing r
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -30,6 +31,7 @@ __all__ = [
     "load_store_sessions",
     "make_model",
     "patterns_named",
+    "result_name",
     "summarize_all",
     "write_result",
 ]
@@ -163,12 +165,25 @@ async def load_store_sessions(
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_NAME_CHARS = 100
+"""The longest file name stem written: file systems allow 255 bytes, and a session id may be
+longer (an id made of a URL, a tenant and a ticket)."""
+
+
+def result_name(session_id: str) -> str:
+    """The file name stem of a session's result: its id with unsafe characters replaced, and an
+    id too long for a file name cut short and told apart by a digest of the whole id."""
+    name = _UNSAFE.sub("_", session_id).strip("._") or "session"
+    if len(name) <= _NAME_CHARS:
+        return name
+    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{name[: _NAME_CHARS - 17]}-{digest}"
 
 
 def write_result(out: Path, session: AnySession, result: SummaryResult) -> list[Path]:
     """``<session id>.json`` (the result, with its record or its problems) and, for a delivered
-    record, ``<session id>.md`` (its digest) in ``out``."""
-    name = _UNSAFE.sub("_", _id(session)).strip("._") or "session"
+    record, ``<session id>.md`` (its digest) in ``out`` (see :func:`result_name`)."""
+    name = result_name(_id(session))
     written = [out / f"{name}.json"]
     written[0].write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
     if result.record is not None:
