@@ -214,3 +214,19 @@ def test_the_extractive_summariser_passes_every_booking_session() -> None:
     for session in load_jsonl_sessions(BOOKING):
         result = ExtractiveSummarizer().summarize_now(session)
         assert result.ok, (session.session_id, result.last_problems)
+
+
+def test_a_request_to_a_person_lends_no_identifier() -> None:
+    # What ToolContext.request_confirmation stores: the request names the waiting call by id.
+    request = Part.from_function_call(
+        "agentlog_request_confirmation",
+        {"function_call_id": "call-7Q2M9XK4", "hint": "Refund HXKQRT?"},
+        "confirm-01JX4K",
+    )
+    answer = Part.from_function_response(
+        "agentlog_request_confirmation", {"confirmed": True}, "confirm-01JX4K"
+    )
+    events = [*booking_session(), event(7, "agent", request), event(8, "user", answer)]
+    got = found(events)
+    assert "HXKQRT" in got
+    assert not {"call-7Q2M9XK4", "confirm-01JX4K"} & got

@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
 from agentlog.summary._scan import ascii_copy, new_entity
 from agentlog.summary.entities import Entity, EntityPatterns, is_word, recall_keys
 from agentlog.summary.learned import LearnedIds, learn_ids
@@ -28,6 +29,9 @@ __all__ = [
     "token_starts",
     "transcript_entities",
 ]
+
+_MACHINERY: Final = (REQUEST_CONFIRMATION + " ", REQUEST_CREDENTIAL + " ")
+"""How the transcript starts the call and result lines of agentlog's requests to a person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,10 @@ class ParsedTranscript:
             messages: list[str] = []
             scan = self.scan
             for (_, body, _, kind, _), end in zip(self.heads, self.ends(), strict=True):
+                if kind in ("call", "result") and scan.startswith(_MACHINERY, body):
+                    # A request to a person names the waiting call by its call id: agentlog's
+                    # bookkeeping, not an identifier of the domain a record must keep.
+                    continue
                 if kind == "call":
                     calls.append(scan[body:end])
                 elif kind == "result":
