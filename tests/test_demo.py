@@ -49,3 +49,26 @@ def test_the_command_line_demo(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["demo", "--db", str(tmp_path / "cli.db")])
     assert result.exit_code == 0, result.output
     assert "the checked handoff record" in result.output
+
+
+async def test_a_declined_refund_ends_in_a_checked_record_that_says_so(tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=False)
+    session_id = await run_demo(tmp_path / "demo.db", console=console, approve=lambda _: False)
+    text = out.getvalue()
+
+    assert "operator declines request" in text
+    reply = text.split('"declined": true}')[1].split("── end of turn")[0]
+    assert "declined" in reply and "R-7781" not in reply
+    assert "summary attempt 2: every check passed" in text
+    record = " ".join(text.split("the checked handoff record")[1].split())
+    assert "refund of A-1001 was declined" in record
+    for said in ("approved", "R-7781", "five working days"):
+        assert said not in record
+
+    store = SqliteSessionService(tmp_path / "demo.db")
+    try:
+        stored = await store.get_session(app_name=APP, user_id=USER, session_id=session_id)
+    finally:
+        await store.close()
+    assert "refunds" not in stored.state

@@ -47,6 +47,8 @@ def _record(request: LlmRequest, *, with_b2040: bool) -> dict[str, Any]:
     asked = _ids(lines, "refund the shipping fee", author="user")
     policy = _ids(lines, author="policy_check")
     promise = _ids(lines, "five working days")
+    # The record says what the log shows: an operator who declined the refund left none.
+    declined = bool(_ids(lines, "refund_shipping", '"declined": true'))
     record: dict[str, Any] = {
         "goal": "Find out why order A-1001 is late and get its shipping fee refunded.",
         "facts": [
@@ -75,6 +77,16 @@ def _record(request: LlmRequest, *, with_b2040: bool) -> dict[str, Any]:
         ],
         "open_questions": [],
     }
+    if declined:
+        record["goal"] = "Find out why order A-1001 is late and ask for its shipping fee back."
+        record["decisions"] = [
+            {
+                "text": "The $12.50 shipping fee refund of A-1001 was declined: nothing was "
+                "refunded.",
+                "sources": asked + refund,
+            }
+        ]
+        record["commitments"] = []
     if with_b2040:
         record["open_questions"] = [
             {"text": "Is B-2040 affected too?", "sources": _ids(lines, "B-2040", author="user")}

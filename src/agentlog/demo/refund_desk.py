@@ -13,7 +13,7 @@ from typing import Any, Final
 from agentlog.agents import BaseAgent, LlmAgent, SequentialAgent
 from agentlog.context import CallbackContext, InvocationContext, ToolContext
 from agentlog.events import Content, Event, EventActions
-from agentlog.models.base import BaseLlm
+from agentlog.models.base import BaseLlm, LlmRequest, LlmResponse
 from agentlog.models.scripted import ScriptedLlm
 from agentlog.tools import FunctionTool
 
@@ -141,6 +141,25 @@ def build_desk(model: BaseLlm) -> LlmAgent:
     )
 
 
+def _refund_reply(request: LlmRequest) -> LlmResponse:
+    """The reply after the refund tool: what the operator's answer let it do."""
+    results = [
+        p.function_response
+        for c in request.contents
+        for p in c.parts
+        if p.function_response is not None and p.function_response.name == "refund_shipping"
+    ]
+    if results and results[-1].response.get("declined"):
+        return ScriptedLlm.text(
+            "I'm sorry: the refund of the $12.50 shipping fee for order A-1001 was declined, "
+            "so nothing has been refunded."
+        )
+    return ScriptedLlm.text(
+        "Done: the $12.50 shipping fee for order A-1001 is refunded (refund R-7781). "
+        "It will reach your card within five working days."
+    )
+
+
 def scripted_model() -> ScriptedLlm:
     """The model's side of the demo conversation, step by step."""
     return ScriptedLlm(
@@ -152,10 +171,7 @@ def scripted_model() -> ScriptedLlm:
             ),
             ScriptedLlm.call("transfer_to_agent", {"agent_name": "refund_flow"}),
             ScriptedLlm.call("refund_shipping", {"order_id": "A-1001", "amount": 12.50}),
-            ScriptedLlm.text(
-                "Done: the $12.50 shipping fee for order A-1001 is refunded (refund R-7781). "
-                "It will reach your card within five working days."
-            ),
+            _refund_reply,
         ],
         model="scripted-refund-desk",
         chunk_size=9,
