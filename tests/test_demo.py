@@ -59,7 +59,8 @@ async def test_a_declined_refund_ends_in_a_checked_record_that_says_so(tmp_path:
 
     assert "operator declines request" in text
     reply = text.split('"declined": true}')[1].split("── end of turn")[0]
-    assert "declined" in reply and "R-7781" not in reply
+    assert "declined" in reply
+    assert "R-7781" not in reply
     assert "summary attempt 2: every check passed" in text
     record = " ".join(text.split("the checked handoff record")[1].split())
     assert "refund of A-1001 was declined" in record
