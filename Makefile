@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: test lint typecheck unit genai-range demo bench install clean
+.PHONY: test lint typecheck unit genai-range docs demo bench install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ genai-range: $(STAMP)
 
 test: lint typecheck unit genai-range
 
+# The documentation site, into site/; --strict makes every warning (a broken link, a reference
+# to a name that does not exist) an error. tests/test_docs.py builds it too.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 demo: $(STAMP)
 	$(BIN)/agentlog demo
 
@@ -43,4 +48,4 @@ bench:
 	.venv-bench/bin/python -m bench.stores $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .venv-genai .mypy_cache .ruff_cache .pytest_cache build src/*.egg-info
+	rm -rf $(VENV) .venv-genai site .mypy_cache .ruff_cache .pytest_cache build src/*.egg-info

@@ -85,7 +85,8 @@ class LlmAgent(BaseAgent):
             validation error, then a ``MALFORMED_OUTPUT`` error event).
         output_key: state key that receives the final answer (parsed, with a schema).
         include_contents: ``"default"`` (the history) or ``"none"`` (only this turn).
-        disallow_transfer_to_parent, disallow_transfer_to_peers: limit ``transfer_to_agent``.
+        disallow_transfer_to_parent: forbid ``transfer_to_agent`` to the parent.
+        disallow_transfer_to_peers: forbid ``transfer_to_agent`` to sibling agents.
         generate_content_config: sampling settings.
     """
 

@@ -40,7 +40,9 @@ class OpenAIChatLlm:
         timeout: Seconds before a request (or a silent stream) times out.
         max_retries: The SDK's own retries of rate limits, timeouts and 5xx answers.
         client: A ready ``AsyncOpenAI`` client, instead of the settings above.
-        organization, project, default_headers: Passed to the SDK's client.
+        organization: Passed to the SDK's client.
+        project: Passed to the SDK's client.
+        default_headers: Passed to the SDK's client.
         extra_body: Fields added to every request body (server-specific options).
         strict_output: Ask for strict schema adherence with ``output_schema`` (OpenAI then
             accepts only schemas whose objects list every property and forbid extra ones).

@@ -242,7 +242,8 @@ class ExtractiveSummarizer:
 
     Args:
         patterns: entity patterns of the domain (``EntityPatterns.default()`` if omitted).
-        max_tool_chars, max_text_chars: the transcript's limits, as for ``SummaryService``.
+        max_tool_chars: the transcript's limit on a tool payload, as for ``SummaryService``.
+        max_text_chars: the transcript's limit on a text, as for ``SummaryService``.
         max_item_chars: an item's text is cut to about this many characters (entities lost
             by the cut are attached again).
         instruction_patterns: the instruction-like text never copied into a record (and
