@@ -51,9 +51,11 @@ async def test_migrations_run_once_beside_the_session_store(
     finally:
         await asyncio.gather(*(s.close() for s in services))
     rows = await execute(
-        postgres_dsn, postgres_schema, "SELECT version, name FROM agentlog_memory_migrations"
+        postgres_dsn,
+        postgres_schema,
+        "SELECT version, name FROM agentlog_memory_migrations ORDER BY version",
     )
-    assert rows == [(1, "initial")]
+    assert rows == [(1, "initial"), (2, "agent_statement")]
     migrations = await execute(
         postgres_dsn, postgres_schema, "SELECT version, name FROM agentlog_migrations"
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentlog import SqliteSessionService, StoreUnavailableError
+from agentlog.errors import InvalidMemoryEntryError
 from agentlog.memory import MemoryService, SqliteMemoryService
 from agentlog.memory import sqlite as memory_sqlite
 from agentlog.testing.memory import MemoryServiceConformance, entry
@@ -50,7 +51,11 @@ async def test_migrations_are_recorded_once_in_their_own_table(tmp_path: Path) -
     path = tmp_path / "m.db"
     for _ in range(2):
         await SqliteMemoryService(path).close()
-    assert migrations(path, "agentlog_memory_migrations") == [(1, "initial"), (2, "fts5")]
+    assert migrations(path, "agentlog_memory_migrations") == [
+        (1, "initial"),
+        (2, "fts5"),
+        (3, "agent_statement"),
+    ]
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -88,7 +93,10 @@ async def test_fts5_catches_up_on_entries_stored_without_it(
         scan = SqliteMemoryService(path)
         await scan.add([entry("Parcel Z-00042 is late")])
         await scan.close()
-    assert migrations(path, "agentlog_memory_migrations") == [(1, "initial")]
+    assert migrations(path, "agentlog_memory_migrations") == [
+        (1, "initial"),
+        (3, "agent_statement"),
+    ]
     indexed = SqliteMemoryService(path)
     assert indexed.full_text
     hits = await indexed.search(app_name="conformance", user_id="u1", query="z00042")
@@ -108,3 +116,27 @@ def test_not_a_database_is_store_unavailable(tmp_path: Path) -> None:
     path.write_bytes(b"this is not a sqlite file" * 100)
     with pytest.raises(StoreUnavailableError):
         SqliteMemoryService(path)
+
+
+async def test_a_store_made_before_agent_statement_keeps_its_entries_and_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.db"
+    with monkeypatch.context() as patch:
+        older = [m for m in memory_sqlite.load_migrations("sqlite") if m.version < 3]
+        patch.setattr(memory_sqlite, "load_migrations", lambda dialect: older)
+        old = SqliteMemoryService(path)
+        kept = await old.add([entry("Parcel Z-00042 is late", provenance="user_claim")])
+        with pytest.raises(InvalidMemoryEntryError):  # the old CHECK refuses the third label
+            await old.add([entry("The desk said it would call back", provenance="agent_statement")])
+        await old.close()
+    store = SqliteMemoryService(path)
+    assert store.full_text
+    said = await store.add(
+        [entry("The desk said it would call back", provenance="agent_statement")]
+    )
+    assert await store.list(app_name="conformance", user_id="u1") == [*kept, *said]
+    for query, text in (("z00042", "Parcel Z-00042 is late"), ("call back", said[0].text)):
+        hits = await store.search(app_name="conformance", user_id="u1", query=query)
+        assert [hit.entry.text for hit in hits] == [text]  # the index follows the new table
+    await store.close()

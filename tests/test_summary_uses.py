@@ -175,7 +175,7 @@ def test_memory_entries_carry_sources_and_provenance() -> None:
         ("fact", ["e02", "e03"], "verified"),
         ("fact", ["e05", "e06"], "verified"),
         ("fact", ["e04", "e05", "e06"], "verified"),
-        ("commitment", ["e07"], "user_claim"),  # an agent's statement: not verified
+        ("commitment", ["e07"], "agent_statement"),  # stored as the validator labelled it
     ]
     assert all(e["session_id"] == "s-42" and e["user_id"] == "ana" for e in entries)
     assert len(memory_entries(model_record(), app_name="a", user_id="u", session_id="s",
@@ -195,6 +195,8 @@ async def test_memory_entries_go_into_the_memory_store() -> None:
     hits = await service.search(app_name="desk", user_id="ana", query="refund_shipping A-1001")
     assert hits
     assert hits[0].entry.event_ids == ("e05", "e06")
+    said = [e for e in stored if e.provenance == "agent_statement"]
+    assert [e.kind for e in said] == ["commitment"]  # not stored as the customer's claim
 
 
 # --- stores -------------------------------------------------------------------------------------

@@ -33,8 +33,10 @@ __all__ = [
 MemoryKind = Literal["fact", "commitment"]
 """What an entry records: an established fact, or a promise made to the user."""
 
-Provenance = Literal["verified", "user_claim"]
-"""``user_claim`` when every cited event is user-authored; otherwise ``verified``."""
+Provenance = Literal["verified", "agent_statement", "user_claim"]
+"""Whose word an entry rests on, as the checked record labelled it: ``verified`` (tool traffic
+or a deterministic decision holds it), ``agent_statement`` (an agent said it, nothing backs
+it), ``user_claim`` (the user said it)."""
 
 
 def _storable(value: str) -> str:
@@ -77,7 +79,8 @@ class MemoryEntry(BaseModel):
     kind: MemoryKind = Field(description="``fact`` or ``commitment``.")
     text: Annotated[_Name, AfterValidator(_not_blank)] = Field(description="What is remembered.")
     provenance: Provenance = Field(
-        description="``verified``, or ``user_claim`` (said by the user)."
+        description="``verified``, ``agent_statement`` (said by an agent, unbacked), or "
+        "``user_claim`` (said by the user)."
     )
     created_at: float = Field(
         default_factory=time.time,

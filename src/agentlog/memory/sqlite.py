@@ -75,6 +75,11 @@ class SqliteMemoryService:
         migrate(conn, MIGRATIONS_TABLE, load_migrations("sqlite"), skip=_without_fts5)
         found = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_fts'")
         self._full_text = found.fetchone() is not None
+        if self._full_text:
+            # A migration that builds memory_entries again drops the triggers with the old
+            # table; the index's rows are keyed on pk, which the copy keeps.
+            for trigger in _FTS_TRIGGERS:
+                conn.execute(trigger)
 
     # --- the contract -----------------------------------------------------------------------
 
@@ -205,6 +210,15 @@ class SqliteMemoryService:
     async def close(self) -> None:
         """See ``MemoryService.close``."""
         await self._db.close()
+
+
+_FTS_TRIGGERS: Final = (
+    "CREATE TRIGGER IF NOT EXISTS memory_fts_insert AFTER INSERT ON memory_entries BEGIN "
+    "INSERT INTO memory_fts (rowid, terms) VALUES (new.pk, new.terms); END",
+    "CREATE TRIGGER IF NOT EXISTS memory_fts_delete AFTER DELETE ON memory_entries BEGIN "
+    "INSERT INTO memory_fts (memory_fts, rowid, terms) VALUES ('delete', old.pk, old.terms); END",
+)
+"""The triggers that keep memory_fts in step (as migration 0002 makes them)."""
 
 
 def _without_fts5(conn: sqlite3.Connection, migration: Migration) -> bool:

@@ -4,15 +4,15 @@ Plain dicts with exactly the fields of ``agentlog.memory.MemoryEntry`` (``app_na
 ``user_id``, ``session_id``, ``event_ids``, ``kind``, ``text``, ``provenance``), so they go
 straight to ``MemoryService.add`` without this module depending on the memory package.
 
-Memory stores keep two labels, ``verified`` and ``user_claim``; an ``agent_statement`` is
-stored as ``user_claim`` there, the label that says "not verified", until they keep a third.
+Each entry keeps its item's label as the validator set it: ``verified``, ``agent_statement``
+or ``user_claim``, the three labels memory stores keep.
 """
 
 from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from agentlog.summary.schema import Section, SummaryRecord
+from agentlog.summary.schema import Provenance, Section, SummaryRecord
 
 __all__ = ["MemoryEntryFields", "memory_entries"]
 
@@ -26,7 +26,7 @@ class MemoryEntryFields(TypedDict):
     event_ids: list[str]
     kind: Literal["fact", "commitment"]
     text: str
-    provenance: Literal["verified", "user_claim"]
+    provenance: Provenance
 
 
 def memory_entries(
@@ -59,7 +59,7 @@ def memory_entries(
                     event_ids=list(item.sources),
                     kind=kind,
                     text=item.text,
-                    provenance="verified" if item.provenance == "verified" else "user_claim",
+                    provenance=item.provenance,
                 )
             )
     return entries

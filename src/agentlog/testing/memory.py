@@ -115,6 +115,15 @@ class MemoryServiceConformance:
     async def test_is_a_memory_service(self, store: MemoryService) -> None:
         assert isinstance(store, MemoryService)
 
+    async def test_every_provenance_label_is_kept(self, store: MemoryService) -> None:
+        labels = ("verified", "agent_statement", "user_claim")
+        added = await store.add(
+            [entry(f"Label {label} for order A-1001", provenance=label) for label in labels]
+        )
+        listed = await store.list(app_name=APP, user_id="u1")
+        assert sorted(e.provenance for e in listed) == sorted(labels)
+        assert sorted(listed, key=lambda e: e.text) == sorted(added, key=lambda e: e.text)
+
     async def test_add_and_list_round_trip(self, store: MemoryService) -> None:
         given = MemoryEntry.commitment(
             PROMISE,
