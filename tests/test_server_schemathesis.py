@@ -2,10 +2,11 @@
 
 Every phase runs (the schema's examples, its coverage cases, random fuzzing, and stateful
 sequences following the schema's links), against the app built in-process: route by route
-over a SQLite store, each sequence over an empty store of its own. Every check runs, not only "no 5xx": status codes, content types, headers and bodies
-conform to the schema; data the schema allows is accepted and data it forbids is refused;
-undocumented methods get 405 with an ``Allow`` header listing the path's methods; a request
-without a key gets 401. The example count is bounded so the module takes well under a minute.
+over a SQLite store, each sequence over an empty store of its own. Every check runs, not only
+"no 5xx": status codes, content types, headers and bodies conform to the schema; data the
+schema allows is accepted and data it forbids is refused; undocumented methods get 405 with an
+``Allow`` header listing the path's methods; a request without a key gets 401. The example
+count is bounded so the module takes well under a minute.
 """
 
 from __future__ import annotations
