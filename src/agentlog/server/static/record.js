@@ -1,7 +1,9 @@
 // The checked handoff record (GET/POST /sessions/{id}/summary): the goal and four lists, each
-// item citing the events it rests on. Citations link to the timeline (#<event id>); an item
-// only the customer asserted (provenance "user_claim") is marked so a reader does not take it
-// as established.
+// item citing the events it rests on. Citations link to the timeline (#<event id>). Every item,
+// and the goal, shows the label the validator gave it from what its cited events hold: what a
+// tool or a deterministic decision backs ("verified"), what only an agent said ("agent says"),
+// what only the customer asserted ("customer says", marked so a reader does not take it as
+// established).
 
 import { clock, h, shortId } from "./dom.js";
 
@@ -63,7 +65,16 @@ function recordNodes(summary, version) {
       ),
     );
   }
-  nodes.push(h("h3", {}, "Goal"), h("p", { class: "goal" }, record.goal || "(none)"));
+  const goalLabel = record.goal ? LABELS[record.goal_provenance] : null;
+  nodes.push(
+    h("h3", {}, "Goal"),
+    h(
+      "p",
+      { class: `goal${goalLabel ? ` ${goalLabel.item}` : ""}` },
+      goalLabel ? badge(goalLabel) : null,
+      record.goal || "(none)",
+    ),
+  );
   for (const [key, title] of SECTIONS) {
     const items = record[key] || [];
     if (!items.length) continue;
@@ -78,21 +89,38 @@ function recordNodes(summary, version) {
   return nodes;
 }
 
+// Each label: the item's class, the badge's class and text, and what the badge explains.
+const LABELS = {
+  verified: {
+    item: "verified",
+    badge: "verified-badge",
+    text: "verified",
+    title: "A tool call, a tool result or a deterministic decision it cites holds this.",
+  },
+  agent_statement: {
+    item: "stated",
+    badge: "stated-badge",
+    text: "agent says",
+    title: "Only an agent said this: no tool result or decision it cites backs it.",
+  },
+  user_claim: {
+    item: "claim",
+    badge: "claim-badge",
+    text: "customer says",
+    title: "Only the customer said this: no tool result or agent event confirms it.",
+  },
+};
+
+function badge(label) {
+  return h("span", { class: `badge ${label.badge}`, title: label.title }, label.text);
+}
+
 function itemNode(item) {
-  const claim = item.provenance === "user_claim";
+  const label = LABELS[item.provenance];
   return h(
     "li",
-    { class: `item${claim ? " claim" : ""}` },
-    claim
-      ? h(
-          "span",
-          {
-            class: "badge claim-badge",
-            title: "Only the customer said this: no tool result or agent event confirms it.",
-          },
-          "customer says",
-        )
-      : null,
+    { class: `item${label ? ` ${label.item}` : ""}` },
+    label ? badge(label) : null,
     h("span", { class: "item-text" }, item.text),
     h(
       "span",
