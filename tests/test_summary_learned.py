@@ -230,3 +230,12 @@ def test_a_request_to_a_person_lends_no_identifier() -> None:
     got = found(events)
     assert "HXKQRT" in got
     assert not {"call-7Q2M9XK4", "confirm-01JX4K"} & got
+
+
+async def test_an_empty_session_is_summarised_without_a_crash() -> None:
+    from agentlog.sessions.memory import InMemorySessionService
+
+    store = InMemorySessionService()
+    session = await store.create_session(app_name="a", user_id="u")
+    result = await ExtractiveSummarizer().summarize(session)
+    assert result is not None

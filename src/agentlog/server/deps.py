@@ -96,8 +96,11 @@ SessionId = Annotated[
         description="A session of the caller's (another user's reads as 404): at most "
         f"{MAX_ID_BYTES} bytes of UTF-8, no NUL.",
         examples=["s-1"],
-        # JSON Schema counts characters where the limit counts bytes: exact for ASCII ids.
-        json_schema_extra={"maxLength": MAX_ID_BYTES, "pattern": "^[^\\u0000]*$"},
+        # Checked here for every route, the memory routes too (their store checks no ids).
+        # JSON Schema counts characters where the limit counts bytes: exact for ASCII ids; a
+        # longer non-ASCII id is refused by the stores' own check, also with a 422.
+        max_length=MAX_ID_BYTES,
+        pattern="^[^\\x00]*$",
     ),
 ]
 

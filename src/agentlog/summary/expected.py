@@ -70,6 +70,8 @@ class ParsedTranscript:
 
     def ends(self) -> list[int]:
         """Where each line ends (its newline, or the end of the text)."""
+        if not self.heads:
+            return []  # an empty transcript: no lines, so no ends
         return [*(h[0] - 1 for h in self.heads[1:]), len(self.text)]
 
     def bodies(self, kinds: Collection[str], *, scan: bool = True) -> str:
