@@ -273,3 +273,87 @@ def test_every_development_session_passes_the_validator(
     assert failed == []
     assert summarizer.metrics.first_attempt_pass_rate == 1.0
     assert summarizer.metrics.mean_entity_recall == 1.0
+
+
+# --- agentlog's machinery as sentences, lookups as facts (issue 13) -----------------------------
+
+
+def _event(eid: str, author: str, *parts: Part, **fields: object) -> Event:
+    role = "user" if author == "user" or any(p.function_response for p in parts) else "model"
+    return Event(
+        id=eid,
+        invocation_id="inv-1",
+        author=author,
+        timestamp=float(int(eid[1:])),
+        content=Content(role=role, parts=parts),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _desk_session(confirmed: bool) -> list[Event]:
+    call = Part.from_function_call
+    result = Part.from_function_response
+    order = {"order_id": "A-1001", "status": "shipped", "shipping_fee": 12.5}
+    answer = {"confirmed": confirmed, "payload": None}
+    refund = (
+        {"order_id": "A-1001", "amount": 12.5, "status": "refunded", "refund_id": "R-7781"}
+        if confirmed
+        else {"error": "The user declined this action.", "declined": True}
+    )
+    hint = 'Allow refund_shipping with {"order_id": "A-1001", "amount": 12.5}?'
+    return [
+        _event("e01", "user", Part(text="Order A-1001 is late. Refund the shipping fee?")),
+        _event("e02", "desk", call("lookup_order", {"order_id": "A-1001"}, "c1")),
+        _event(
+            "e03",
+            "desk",
+            result("lookup_order", order, "c1"),
+            actions=EventActions(state_delta={"order": order}),  # a tool caching what it read
+        ),
+        _event("e04", "desk", call("lookup_order", {"order_id": "A-1001"}, "c2")),
+        _event("e05", "desk", result("lookup_order", order, "c2")),
+        _event("e06", "desk", call("transfer_to_agent", {"agent_name": "refunds"}, "c3")),
+        _event(
+            "e07",
+            "desk",
+            result("transfer_to_agent", {"transferred_to": "refunds"}, "c3"),
+            actions=EventActions(transfer_to_agent="refunds"),
+        ),
+        _event(
+            "e08", "refunds", call("refund_shipping", {"order_id": "A-1001", "amount": 12.5}, "c4")
+        ),
+        _event(
+            "e09",
+            "refunds",
+            call(
+                "agentlog_request_confirmation",
+                {"function_call_id": "c4", "hint": hint, "payload": None},
+                "c5",
+            ),
+        ),
+        _event("e10", "user", result("agentlog_request_confirmation", answer, "c5")),
+        _event("e11", "refunds", result("refund_shipping", refund, "c4")),
+    ]
+
+
+@pytest.mark.parametrize("confirmed", [True, False])
+def test_machinery_reads_as_sentences_and_a_lookup_is_one_fact(confirmed: bool) -> None:
+    events = _desk_session(confirmed)
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.ok, result.problems
+    record = result.record
+    assert record is not None
+    every = " ".join(i.text for _, i in record.items())
+    for raw in ("agentlog_request_confirmation", "transfer_to_agent", "confirmed True"):
+        assert raw not in every
+    verb = "approved" if confirmed else "declined"
+    decisions = {i.text: i.sources for i in record.decisions}
+    approval = f"An operator {verb} refund_shipping (order_id A-1001; amount 12.5)"
+    assert decisions[approval] == ("e08", "e09", "e10")  # the call, the request, the answer
+    assert decisions["desk handed the conversation over to refunds"] == ("e06", "e07")
+    # The same order read twice is one fact citing both reads, though its tool cached state.
+    lookups = [i for i in record.facts if i.text.startswith("lookup_order")]
+    assert [i.sources for i in lookups] == [("e02", "e03", "e04", "e05")]
+    assert not any(i.text.startswith("lookup_order") for i in record.decisions)
+    refunded = [i for i in record.decisions if i.text.startswith("refund_shipping")]
+    assert [i.sources for i in refunded] == ([("e08", "e11")] if confirmed else [])

@@ -106,8 +106,10 @@ def test_entity_occurrences_are_pinned(name: str) -> None:
 
 
 PROBLEMS = {
-    "retail": "1fc7aaee46bb6c6a",
-    "telecom": "d725394c02bf20dc",
+    # The extractive record these are taken from changed (issue 13: a lookup is a fact, a
+    # repeated read one item, confirmations and transfers sentences); the validator did not.
+    "retail": "3982ed5eda3065cf",
+    "telecom": "017da6e70b235b9b",
 }
 
 

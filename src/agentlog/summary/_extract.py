@@ -15,6 +15,7 @@ __all__ = [
     "WRITE_VERBS",
     "clip",
     "failed",
+    "is_lookup",
     "is_promise",
     "is_state_changing",
     "names_something",
@@ -100,6 +101,12 @@ SALIENT_KEYS: Final = frozenset(
 
 _LEAF_SKIP: Final = frozenset({None, "", False})
 _ERROR_START: Final = re.compile(r"^\s*(?:error|failed|failure)\b", re.IGNORECASE)
+
+
+def is_lookup(name: str) -> bool:
+    """Whether a tool's name says it only reads (``get_order``, ``lookup_order``)."""
+    words = _NAME_WORD.findall(name)
+    return bool(words) and words[0].lower() in READ_VERBS
 
 
 def is_state_changing(name: str) -> bool:

@@ -25,13 +25,16 @@ that only occurred inside such a sentence is still kept, as "<author> mentioned 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
+from agentlog.approvals import REQUEST_CONFIRMATION
 from agentlog.events import Event
 from agentlog.summary._extract import (
     clip,
     failed,
+    is_lookup,
     is_promise,
     is_state_changing,
     names_something,
@@ -56,6 +59,11 @@ from agentlog.summary.validate import (
 )
 
 __all__ = ["ExtractiveSummarizer", "is_state_changing"]
+
+_COVERED: Final = re.compile(r"^of \d+ events? \([^)]*\): ")
+"""How a compaction line opens: the events it covers, which its citation already names."""
+_TRANSFER_TOOL: Final = "transfer_to_agent"
+"""The transfer tool's name (``TransferToAgentTool.NAME``; the agents package is a layer up)."""
 
 
 def _same(value: Any) -> Any:
@@ -100,10 +108,17 @@ class _Builder:
 
     def tool_results(self) -> None:
         answered: set[str] = set()
+        reads: dict[tuple[str, str], int] = {}  # (tool, its arguments): the fact saying it
         for event in self.events.values():
             for response in event.function_responses():
                 answered.add(response.id)
                 call_event, name, args = self.calls.get(response.id, ("", response.name, {}))
+                sources = [s for s in (call_event, event.id) if s]
+                if name == REQUEST_CONFIRMATION:
+                    self.confirmation(args, response.response, sources)
+                    continue
+                if name == _TRANSFER_TOOL and event.actions.transfer_to_agent:
+                    continue  # the transfer line says it, as a sentence
                 texts = self.entities.get(event.id, set())
                 clean = self.instructions.clean if self.instructions else _same
                 shown = payload_text(
@@ -111,17 +126,42 @@ class _Builder:
                 )
                 head = name + (f" ({shown})" if args else "")
                 body = payload_text(clean(response.response), self.limit, texts, self.patterns)
-                sources = [s for s in (call_event, event.id) if s]
                 if failed(response.response):
                     self.add(self.facts, f"{head} failed: {body}", sources)
-                elif is_state_changing(name) or event.actions.state_delta:
+                elif is_state_changing(name) or (event.actions.state_delta and not is_lookup(name)):
                     self.add(self.decisions, f"{head} done: {body}", sources)
                 else:
+                    # A lookup is a fact; reading the same thing again updates it, citing both.
+                    key = (name, repr(sorted(args.items())) if isinstance(args, dict) else "")
+                    at = reads.get(key)
+                    if at is not None and at < len(self.facts):
+                        text = f"{head}: {body}"
+                        if self.instructions is not None:
+                            text = self.instructions.drop(text) or self.facts[at].text
+                        before = self.facts[at].sources
+                        self.facts[at] = SummaryItem(
+                            text=text, sources=tuple(dict.fromkeys([*before, *sources]))
+                        )
+                        continue
+                    count = len(self.facts)
                     self.add(self.facts, f"{head}: {body}", sources)
+                    if len(self.facts) > count:
+                        reads[key] = count
         for call_id, (event_id, name, args) in self.calls.items():
             if call_id not in answered:
                 shown = f" ({payload_text(args, self.limit // 2)})" if args else ""
                 self.add(self.open_questions, f"{name}{shown} has no result yet", [event_id])
+
+    def confirmation(self, args: Any, answer: Any, sources: list[str]) -> None:
+        """An operator's answer to a confirmation request, as a sentence about the call it
+        let through or stopped, citing that call, the request and the answer."""
+        asked = args.get("function_call_id") if isinstance(args, dict) else None
+        call_event, name, call_args = self.calls.get(str(asked), ("", "a tool call", {}))
+        confirmed = isinstance(answer, dict) and answer.get("confirmed") is True
+        shown = payload_text(call_args, self.limit // 2) if call_args else ""
+        verb = "approved" if confirmed else "declined"
+        text = f"An operator {verb} {name}" + (f" ({shown})" if shown else "")
+        self.add(self.decisions, text, [s for s in (call_event, *sources) if s])
 
     def conversation(self) -> None:
         last_reply = last_user = -1  # the last text line of the agents, of the user
@@ -141,11 +181,19 @@ class _Builder:
                     if sentence.endswith("?"):
                         self.add(self.open_questions, clip(sentence, self.limit), [line.event_id])
             elif line.kind == "transfer":
-                self.add(self.decisions, f"handed over {line.body}", [line.event_id])
-            elif line.kind == "summary":
+                calls = [
+                    self.calls[r.id][0]
+                    for r in self.events[line.event_id].function_responses()
+                    if r.name == _TRANSFER_TOOL and r.id in self.calls
+                ] if line.event_id in self.events else []  # fmt: skip
                 self.add(
-                    self.facts, f"Earlier conversation, compacted: {line.body}", [line.event_id]
+                    self.decisions,
+                    f"{line.author} handed the conversation over {line.body}",
+                    [*calls, line.event_id],
                 )
+            elif line.kind == "summary":
+                said = _COVERED.sub("", line.body, count=1)  # the span is the citation's job
+                self.add(self.facts, f"Earlier conversation, compacted: {said}", [line.event_id])
             elif line.kind in ("code", "artifact"):
                 self.add(self.facts, f"{line.author} {line.kind}: {line.body}", [line.event_id])
         if self.lines and self.lines[-1].kind == "error":
