@@ -14,9 +14,19 @@ Run from the repository root with the dev venv (it needs nothing beyond agentlog
    validate) over all 80 development sessions, in sessions per second, with how many pass the
    validator. Target: at least 200 sessions a second.
 
-Each figure is the median of ``--runs`` runs, which is what a target is judged on; the best run
-is printed next to it. Without the development sessions the first measurement uses the worked
-refund example repeated.
+3. **records per set** (issue 13): the extractive summariser over each evaluation set in the
+   repository (the team set ``evals/agentlog-eval.jsonl``, the tau2 sample in
+   ``tests/data/tau2/``, the booking set ``evals/booking-eval.jsonl``, whose domain has no
+   preset): how many records pass the validator; the median record size over transcript size
+   (the record's goal and item texts against the rendered transcript, in characters; target at
+   most 10%); the recall of the identifiers named in the session's write actions (the key
+   argument values of each succeeded state-changing call, found in the record; target at least
+   95%); and the write actions kept (each such call a decision citing its call and its result;
+   target 100%).
+
+Each speed figure is the median of ``--runs`` runs, which is what a target is judged on; the
+best run is printed next to it. Without the development sessions the first measurement uses
+the worked refund example repeated.
 """
 
 from __future__ import annotations
@@ -43,11 +53,65 @@ from agentlog.summary import (
     transcript_lines,
     validate_output,
 )
+from agentlog.summary._evalmatch import key_values, mentions
+from agentlog.summary._extract import failed, is_state_changing
 from agentlog.summary.example import refund_session_events
 
 RENDER_TARGET_MS = 20.0
 EXTRACTIVE_TARGET = 200.0
 DOMAINS = {"retail": EntityPatterns.retail(), "telecom": EntityPatterns.telecom()}
+ROOT = Path(__file__).resolve().parents[1]
+SETS = {
+    "team set": (ROOT / "evals" / "agentlog-eval.jsonl",),
+    "tau2 sample": (ROOT / "tests/data/tau2/retail.jsonl", ROOT / "tests/data/tau2/telecom.jsonl"),
+    "booking set": (ROOT / "evals" / "booking-eval.jsonl",),
+}
+SIZE_TARGET = 0.10
+RECALL_TARGET = 0.95
+
+
+def set_figures(sessions: Sequence[ImportedSession]) -> tuple[str, str, str, str, int]:
+    """Pass count, median size ratio, write-action identifier recall, write actions kept, and
+    how many targets missed, of the extractive summariser over ``sessions``."""
+    passed, ratios, hit, named, kept, writes = 0, [], 0, 0, 0, 0
+    for session in sessions:
+        domain = str(session.meta.get("domain", ""))
+        patterns = DOMAINS.get(domain) or EntityPatterns.default()
+        result = ExtractiveSummarizer(patterns=patterns).summarize_now(session.events)
+        record = result.record
+        passed += record is not None
+        text = record.text() if record is not None else ""
+        ratios.append(len(text) / max(1, len(render_transcript(session.events))))
+        decided = [set(i.sources) for i in record.decisions] if record is not None else []
+        for call_event, result_event, args in _writes(session.events):
+            writes += 1
+            kept += any({call_event, result_event} <= cited for cited in decided)
+            for value in key_values(args):
+                named += 1
+                hit += mentions(text, value)
+    ratio = statistics.median(ratios) if ratios else 0.0
+    recall = hit / named if named else 1.0
+    missed = (ratio > SIZE_TARGET) + (recall < RECALL_TARGET) + (kept < writes)
+    return (
+        f"{passed}/{len(sessions)}",
+        f"{ratio:.1%}",
+        f"{recall:.1%} of {named}",
+        f"{kept}/{writes}",
+        missed,
+    )
+
+
+def _writes(events: Sequence[Event]) -> list[tuple[str, str, dict[str, object]]]:
+    """(call event, result event, arguments) of each state-changing call that succeeded."""
+    calls = {c.id: (e.id, c.name, dict(c.args)) for e in events for c in e.function_calls()}
+    found = []
+    for event in events:
+        for response in event.function_responses():
+            call = calls.get(response.id)
+            if call is None or not is_state_changing(call[1]) or failed(response.response):
+                continue
+            found.append((call[0], event.id, call[2]))
+    return found
 
 
 def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
@@ -175,6 +239,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         rows.append(("extractive summariser", f"no sessions in {eval_dir}", "-", "-"))
 
+    # 3. records per set.
+    set_rows: list[tuple[str, ...]] = []
+    for name, paths in SETS.items():
+        sessions = [s for p in paths if p.is_file() for s in load_jsonl_sessions(p)]
+        if not sessions:
+            set_rows.append((name, "-", "-", "-", "-"))
+            continue
+        *figures, missed = set_figures(sessions)
+        failures += missed
+        set_rows.append((name, *figures))
+
     header = ("measurement", "workload", "median", "best")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
@@ -191,6 +266,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
     print(line)
+    set_header = (
+        "extractive records, by set",
+        "pass",
+        f"median size (target <= {SIZE_TARGET:.0%})",
+        f"write-action ids recalled (target >= {RECALL_TARGET:.0%})",
+        "write actions kept (target all)",
+    )
+    set_widths = [max(len(r[i]) for r in [set_header, *set_rows]) for i in range(5)]
+    set_line = "  ".join("-" * w for w in set_widths)
+    print(set_line)
+    print("  ".join(h.ljust(w) for h, w in zip(set_header, set_widths, strict=True)))
+    print(set_line)
+    for set_row in set_rows:
+        print("  ".join(c.ljust(w) for c, w in zip(set_row, set_widths, strict=True)))
+    print(set_line)
     return 1 if failures else 0
 
 
