@@ -16,6 +16,9 @@ what rests only on the customer's word. A record that fails twice is not deliver
   (:mod:`agentlog.summary.postgres`, the ``postgres`` extra).
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from agentlog.summary.agent import SUMMARY_INSTRUCTION, SummaryAgent
 from agentlog.summary.background import BackgroundSummarizer, SummaryQueue
 from agentlog.summary.compaction_check import compaction_validator
@@ -55,7 +58,6 @@ from agentlog.summary.schema import (
     SummaryRecord,
     model_output_schema,
 )
-from agentlog.summary.service import SummaryService
 from agentlog.summary.store import (
     InMemorySummaryStore,
     SqliteSummaryStore,
@@ -132,3 +134,24 @@ __all__ = [
     "transcript_lines",
     "validate_output",
 ]
+
+
+if TYPE_CHECKING:
+    from agentlog.summary.service import SummaryService
+
+# Names whose modules need the runner, imported on first use: importing the record and its
+# checks (schema, provenance, validate, entities) never imports the runner.
+_LAZY = {"SummaryService": "agentlog.summary.service"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentlog.summary' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
