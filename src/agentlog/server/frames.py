@@ -9,7 +9,7 @@ turn ended: sent once a turn, after its last event, whichever process ran it; se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from sse_starlette import ServerSentEvent
@@ -49,6 +49,11 @@ class Frame:
     ``interrupted`` error closing a turn whose process died (stored as the next one starts)."""
     event: Event | None = None
     """The stored event itself, for a reader that wants the value rather than its JSON."""
+    wire: bytes = field(init=False, repr=False, compare=False)
+    """The frame as sent: the bytes of :meth:`sse`, encoded once for every reader."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "wire", self.sse().encode())
 
     def sse(self) -> ServerSentEvent:
         """The frame as sse-starlette sends it."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from agentlog.server.frames import Frame
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from agentlog.server.fanout import DraftRelay
     from agentlog.server.versions import VersionReads
 
-__all__ = ["LiveTurn", "SessionKey", "TurnHub"]
+__all__ = ["LiveTurn", "SessionKey", "TurnFollower", "TurnHub"]
 
 
 class LiveTurn:
@@ -85,36 +85,70 @@ class LiveTurn:
                 return self.started
             await changed.wait()
 
-    async def follow(self, seen: set[str]) -> AsyncIterator[Frame]:
-        """Every frame from the start, then live ones, until the end.
+    def follow(self, seen: set[str]) -> TurnFollower:
+        """Every frame from the start, then live ones, until the end (an async iterator of
+        frames, which also hands out every frame ready at once: ``TurnFollower.batch``).
 
         Stored events whose id is in ``seen`` are skipped, and the ids of those sent are
         added to it, so a reader that already replayed some from the store gets none twice.
         """
-        cursor = 0
-        sent_draft: Frame | None = None
+        return TurnFollower(self, seen)
+
+
+class TurnFollower:
+    """One reader's place in a turn's frames: an async iterator of them, or of batches of
+    every frame ready at once (``batch``), so a reader that fell behind catches up in one
+    write. A draft superseded before the reader got to it is skipped."""
+
+    def __init__(self, turn: LiveTurn, seen: set[str]) -> None:
+        self._turn = turn
+        self._seen = seen
+        self._cursor = 0
+        self._sent_draft: Frame | None = None
+        self._buffer: list[Frame] = []
+
+    def __aiter__(self) -> TurnFollower:
+        return self
+
+    async def __anext__(self) -> Frame:
+        if not self._buffer:
+            batch = await self.batch()
+            if not batch:
+                raise StopAsyncIteration
+            self._buffer = batch
+            self._buffer.reverse()
+        return self._buffer.pop()
+
+    async def batch(self) -> list[Frame]:
+        """The frames ready now, in order (waiting for one if none is); empty at the end."""
+        turn = self._turn
         while True:
-            # Taken before reading: a publish while we are suspended in a yield sets this
-            # one, so the wait below returns at once and nothing is missed.
-            changed = self._changed
-            while cursor < len(self.frames):
-                frame = self.frames[cursor]
-                cursor += 1
+            # Taken before reading: a publish after the read below sets this one, so the wait
+            # returns at once and nothing is missed.
+            changed = turn._changed
+            ready: list[Frame] = []
+            frames, seen = turn.frames, self._seen
+            while self._cursor < len(frames):
+                frame = frames[self._cursor]
+                self._cursor += 1
                 if frame.event_id is not None:
                     if frame.event_id in seen:
                         continue
                     seen.add(frame.event_id)
-                yield frame
+                ready.append(frame)
             # No await since the last length check, so this draft is newer than every frame
-            # sent (a new frame clears it).
-            draft = self.draft
-            if draft is not None and draft is not sent_draft:
-                sent_draft = draft
-                yield draft
-                continue
-            if self.done:
-                return
+            # taken (a new frame clears it).
+            draft = turn.draft
+            if draft is not None and draft is not self._sent_draft:
+                self._sent_draft = draft
+                ready.append(draft)
+            if ready or turn.done:
+                return ready
             await changed.wait()
+            # Woken by a publish: one turn of the event loop first lets the run go on to its
+            # next step, so a draft it supersedes at once is never sent and what it stores
+            # goes out in the same write.
+            await asyncio.sleep(0)
 
 
 class TurnHub:

@@ -40,7 +40,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, S
 from contextlib import aclosing
 from typing import TYPE_CHECKING
 
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import EventSourceResponse
 
 from agentlog.errors import SessionNotFoundError, StoreError
 from agentlog.events import Event
@@ -53,7 +53,7 @@ from agentlog.server.frames import (
     stored_frame,
     text_draft_frame,
 )
-from agentlog.server.hub import LiveTurn, SessionKey, TurnHub
+from agentlog.server.hub import LiveTurn, SessionKey, TurnFollower, TurnHub
 from agentlog.server.replay import Replay, read_after
 from agentlog.server.signals import Watch
 from agentlog.server.versions import VersionReads
@@ -359,11 +359,18 @@ async def session_stream(
         yield end_frame(cursor.invocation, author)
 
 
-async def _encode(frames: AsyncIterator[Frame]) -> AsyncIterator[ServerSentEvent]:
+async def _encode(frames: AsyncIterator[Frame]) -> AsyncIterator[bytes]:
+    if isinstance(frames, TurnFollower):
+        # A client behind its turn gets every frame ready in one write: each write is a
+        # system call and a wake-up of the client, more than the rest of sending a frame.
+        while batch := await frames.batch():
+            yield b"".join(frame.wire for frame in batch)
+        return
     async for frame in frames:
-        yield frame.sse()
+        yield frame.wire
 
 
 def sse_response(frames: AsyncIterator[Frame]) -> EventSourceResponse:
-    """A server-sent event stream of ``frames``."""
+    """A server-sent event stream of ``frames`` (those a ``TurnFollower`` has ready at once
+    sent together)."""
     return EventSourceResponse(_encode(frames), ping=PING_S)
