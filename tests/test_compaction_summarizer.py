@@ -16,6 +16,7 @@ from agentlog.compaction import (
 from agentlog.errors import InvalidConfigError, ModelError
 from agentlog.models.base import LlmResponse
 from agentlog.models.scripted import ScriptedLlm
+from agentlog.transcript import transcript_lines
 from compaction_helpers import call, confirmation_turn, ev, response, text, turn
 
 
@@ -25,10 +26,27 @@ def test_one_line_an_event_part_with_tool_calls_and_results_on_their_own() -> No
     ids = [e.id for e in events]
     assert rendered == [
         f"[{ids[0]}] user: question 1",
-        f'[{ids[1]}] desk called lookup({{"n":1}})',
-        f'[{ids[2]}] desk: result of lookup: {{"found":1}}',
+        f'[{ids[1]}] desk CALLS lookup {{"n": 1}}',
+        f'[{ids[2]}] desk RESULT lookup {{"found": 1}}',
         f"[{ids[3]}] desk: answer 1",
     ]
+
+
+def test_the_window_is_the_transcript_its_validator_checks() -> None:
+    # One renderer for compaction and summaries: the model reads what the validator checks.
+    events = [
+        *turn(1),
+        ev("inv-2", "desk", call("search", "c9", q="x" * 300)),
+        ev(
+            "inv-2",
+            "desk",
+            response("search", "c9", hits=[f"id-{n:04d} " + "y" * 40 for n in range(90)]),
+        ),
+    ]
+    for limit in (60, 2_000):
+        shown = render_events(events, max_payload_chars=limit).splitlines()
+        checked = [ln.render() for ln in transcript_lines(events, max_tool_chars=limit)]
+        assert shown == checked
 
 
 def test_the_previous_summary_comes_first() -> None:
@@ -54,19 +72,18 @@ def test_long_payloads_keep_their_head_and_say_what_was_cut() -> None:
         ev("inv-1", "desk", error_code=ErrorCode.MAX_TOKENS, error_message="cut short"),
     ]
     lines = render_events(events, max_payload_chars=60).splitlines()
-    assert lines[0].endswith(": " + "A" * 50 + "B" * 10 + "…[cut 102 chars]")
-    assert "\n" not in lines[0]
-    assert "…[cut " in lines[1]
-    assert lines[1].startswith(f"[{events[1].id}] desk called search(")
-    assert "…[cut " in lines[2]
-    assert lines[3] == f"[{events[3].id}] desk: error max_tokens: cut short"
+    assert lines[0] == f"[{events[0].id}] user: {big} ⏎ second line"  # text has its own limit
+    assert "...[truncated " in lines[1]
+    assert lines[1].startswith(f"[{events[1].id}] desk CALLS search ")
+    assert "...[truncated " in lines[2] or " more (" in lines[2]
+    assert lines[3] == f"[{events[3].id}] desk ERROR max_tokens: cut short"
 
 
 def test_confirmation_requests_render_as_calls() -> None:
     events = confirmation_turn(1)
     rendered = render_events(events)
-    assert "called agentlog_request_confirmation(" in rendered
-    assert '"function_call_id":"r1"' in rendered
+    assert "CALLS agentlog_request_confirmation " in rendered
+    assert '"function_call_id": "r1"' in rendered
 
 
 def test_compaction_event_covers_the_non_compaction_events() -> None:

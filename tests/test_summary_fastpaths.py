@@ -31,7 +31,7 @@ from agentlog.summary.instructions import (
     InstructionPatterns,
     _first_literal,
 )
-from agentlog.summary.render import _dumps, _one_line, render_payload, truncate_head
+from agentlog.transcript import _dumps, _one_line, render_payload, truncate_head
 
 PIECES = [
     "a", "Z", "0", "7", "1234567890", "12345678901", " ", "_", "-", ".", ",", '"', "#",

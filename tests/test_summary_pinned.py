@@ -31,7 +31,7 @@ from agentlog.summary import (
 )
 from agentlog.summary.entities import _TOKEN, _tokens
 from agentlog.summary.expected import entity_occurrences
-from agentlog.summary.render import _ENCODER, _dumps
+from agentlog.transcript import _ENCODER, _dumps
 
 TAU2 = Path(__file__).parent / "data" / "tau2"
 """A sample of tau2-bench sessions (every fifth of the development set; see its README)."""

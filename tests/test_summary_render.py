@@ -24,7 +24,7 @@ from agentlog.summary import (
     render_transcript,
     transcript_lines,
 )
-from agentlog.summary.render import parse_line, truncate_head
+from agentlog.transcript import parse_line, truncate_head
 
 TAU2 = Path(__file__).parent / "data" / "tau2"
 """A sample of tau2-bench sessions (every fifth of the development set; see its README)."""
@@ -68,7 +68,7 @@ def test_one_line_per_part_each_naming_its_event() -> None:
         "[e4] desk CODE ok: 4",
         "[e5] desk ARTIFACT label.pdf v2",
         "[e6] desk TRANSFER to refunds",
-        "[e7] refunds ERROR max_tokens",
+        "[e7] refunds ERROR max_tokens: cut",  # with its message
         "[e9] desk SUMMARY of 2 events (e1 to e2): The customer asked about A-1001.",
     ]
 

@@ -27,6 +27,7 @@ from agentlog.errors import InvalidConfigError
 from agentlog.events import Content, Event, EventActions, EventCompaction, Part
 from agentlog.ids import new_invocation_id
 from agentlog.models.base import BaseLlm, GenerationConfig, LlmRequest, LlmResponse
+from agentlog.transcript import transcript_lines
 
 __all__ = [
     "COMPACTION_RECORD",
@@ -247,44 +248,22 @@ def _plain(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_events(events: Sequence[Event], *, max_payload_chars: int = 2_000) -> str:
-    """The window as a transcript: the previous summary (if any), then one line an event part.
-
-    Each line starts ``[event id] author``; tool calls and tool results are lines of their own;
-    a text or payload longer than ``max_payload_chars`` keeps its head and ends with a marker
-    saying how much was cut.
+    """The window as a transcript: the previous summary (if any), then the transcript a
+    summary is checked against (:func:`agentlog.transcript.transcript_lines`, tool payloads cut
+    at ``max_payload_chars``), so a compaction validator
+    (:func:`agentlog.summary.compaction_validator` with the same ``max_tool_chars``) checks the
+    very text the model read.
     """
     lines: list[str] = []
+    window: list[Event] = []
     for event in events:
         compaction = event.actions.compaction
-        if compaction is not None:
+        if compaction is not None and not window:
             text = "".join(p.text or "" for p in compaction.summary.parts)
             lines += ["Summary of the conversation before the events below:", text.strip(), ""]
             continue
-        head = f"[{event.id}] {event.author}"
-        for part in event.content.parts if event.content is not None else ():
-            if part.text is not None:
-                if part.text.strip():
-                    lines.append(f"{head}: {_cut(_one_line(part.text), max_payload_chars)}")
-            elif part.function_call is not None:
-                call = part.function_call
-                args = _cut(_json(call.args), max_payload_chars)
-                lines.append(f"{head} called {call.name}({args})")
-            elif part.function_response is not None:
-                response = part.function_response
-                body = _cut(_json(response.response), max_payload_chars)
-                lines.append(f"{head}: result of {response.name}: {body}")
-            elif part.code_execution_result is not None:
-                result = part.code_execution_result
-                output = _cut(_one_line(result.output), max_payload_chars)
-                lines.append(f"{head}: code run {result.outcome}: {output}")
-            elif part.artifact_ref is not None:
-                ref = part.artifact_ref
-                lines.append(f"{head}: artifact {ref.name} version {ref.version}")
-        if event.error_code is not None:
-            line = f"{head}: error {event.error_code.value}"
-            if event.error_message:
-                line += f": {_cut(_one_line(event.error_message), max_payload_chars)}"
-            lines.append(line)
+        window.append(event)
+    lines += [line.render() for line in transcript_lines(window, max_tool_chars=max_payload_chars)]
     return "\n".join(lines)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from agentlog.models.base import LlmRequest, LlmResponse
 from agentlog.models.scripted import ScriptedLlm
-from agentlog.summary.render import parse_line
+from agentlog.transcript import parse_line
 
 __all__ = ["CLOSING_QUESTION", "scripted_compactor", "scripted_summarizer"]
 

@@ -49,7 +49,6 @@ from agentlog.summary.instructions import DEFAULT_INSTRUCTION_PATTERNS, Instruct
 from agentlog.summary.memory_entries import MemoryEntryFields, memory_entries
 from agentlog.summary.metrics import SummaryMetrics
 from agentlog.summary.provenance import label_provenance
-from agentlog.summary.render import render_transcript, transcript_lines
 from agentlog.summary.result import Summarizer, SummaryInput, SummaryResult, TokenPrice
 from agentlog.summary.schema import (
     SECTIONS,
@@ -76,6 +75,7 @@ from agentlog.summary.validate import (
     transcript_entities,
     validate_output,
 )
+from agentlog.transcript import render_transcript, transcript_lines
 
 __all__ = [
     "DEFAULT_INSTRUCTION_PATTERNS",

@@ -16,9 +16,9 @@ from agentlog.agents.llm import LlmAgent
 from agentlog.context import InvocationContext
 from agentlog.events import Content
 from agentlog.models.base import BaseLlm, GenerationConfig, LlmRequest
-from agentlog.summary.render import truncate_head
 from agentlog.summary.schema import model_output_schema
 from agentlog.summary.validate import Problem
+from agentlog.transcript import truncate_head
 
 __all__ = [
     "FENCE_END",

@@ -44,8 +44,8 @@ from agentlog.summary.expected import (
 )
 from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.provenance import item_entities, label_record
-from agentlog.summary.render import render_payload, transcript_lines
 from agentlog.summary.schema import SummaryRecord
+from agentlog.transcript import render_payload, transcript_lines
 
 __all__ = ["CLOSED", "compaction_validator", "resolved_in"]
 

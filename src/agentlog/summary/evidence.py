@@ -44,8 +44,8 @@ from agentlog.summary.carried import CarriedItem, compaction_items, handoff_item
 from agentlog.summary.entities import Entity, _numbers, _utf8_tokens, recall_keys
 from agentlog.summary.expected import ParsedTranscript, token_starts
 from agentlog.summary.handoff import HANDOFF_AUTHOR
-from agentlog.summary.render import LineKind, transcript_lines
 from agentlog.summary.schema import Provenance
+from agentlog.transcript import LineKind, transcript_lines
 
 __all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision"]
 
@@ -426,7 +426,7 @@ def _without_not_so(payload: str) -> str:
 
 
 def _cut(body: str) -> bool:
-    """Whether the renderer shortened this line (see :mod:`agentlog.summary.render`)."""
+    """Whether the renderer shortened this line (see :mod:`agentlog.transcript`)."""
     return "...[truncated " in body or " more (" in body
 
 

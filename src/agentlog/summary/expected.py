@@ -16,7 +16,7 @@ from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
 from agentlog.summary._scan import ascii_copy, new_entity
 from agentlog.summary.entities import Entity, EntityPatterns, is_word, recall_keys
 from agentlog.summary.learned import LearnedIds, learn_ids
-from agentlog.summary.render import LineKind, TranscriptLine, parse_line
+from agentlog.transcript import LineKind, TranscriptLine, parse_line
 
 __all__ = [
     "ExpectedEntity",

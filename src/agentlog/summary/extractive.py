@@ -46,7 +46,6 @@ from agentlog.summary.entities import EntityPatterns
 from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.metrics import SummaryMetrics
 from agentlog.summary.provenance import USER_AUTHOR
-from agentlog.summary.render import TranscriptLine, transcript_lines
 from agentlog.summary.result import SummaryInput, SummaryResult, events_of
 from agentlog.summary.schema import SummaryItem, SummaryRecord
 from agentlog.summary.validate import (
@@ -57,6 +56,7 @@ from agentlog.summary.validate import (
     missing_entities,
     transcript_entities,
 )
+from agentlog.transcript import TranscriptLine, transcript_lines
 
 __all__ = ["ExtractiveSummarizer", "is_state_changing"]
 

@@ -59,8 +59,8 @@ from agentlog.summary.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.expected import ParsedTranscript, Transcript
 from agentlog.summary.learned import identifier_shaped
-from agentlog.summary.render import transcript_lines
 from agentlog.summary.schema import SECTIONS, Provenance, SummaryItem, SummaryRecord
+from agentlog.transcript import transcript_lines
 
 __all__ = [
     "USER_AUTHOR",

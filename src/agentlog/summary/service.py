@@ -34,7 +34,6 @@ from agentlog.summary.agent import SUMMARY_INSTRUCTION, SummaryAgent, retry_requ
 from agentlog.summary.entities import EntityPatterns
 from agentlog.summary.instructions import InstructionPatterns
 from agentlog.summary.metrics import SummaryMetrics
-from agentlog.summary.render import transcript_lines
 from agentlog.summary.result import SummaryInput, SummaryResult, TokenPrice, events_of
 from agentlog.summary.schema import SummaryRecord
 from agentlog.summary.validate import (
@@ -45,6 +44,7 @@ from agentlog.summary.validate import (
     parse_record,
     transcript_entities,
 )
+from agentlog.transcript import transcript_lines
 
 __all__ = ["SummaryService", "checklist"]
 
