@@ -165,15 +165,14 @@ async def test_busy_pool_is_store_unavailable(postgres_dsn: str, postgres_schema
                     sql.Identifier(postgres_schema)
                 )
             )
-            stuck = asyncio.create_task(
-                service.get_session(app_name="a", user_id="u", session_id=s.id)
-            )
-            # The load holds the pool's only connection (appends have one of their own).
+            stuck = asyncio.create_task(service.list_sessions(app_name="a"))
+            # The listing holds the pool's only connection (appends and loads are sent on
+            # connections of their own).
             await wait_for_lock_waiter(postgres_dsn, postgres_schema)
             with pytest.raises(StoreUnavailableError, match="no connection within"):
                 await service.get_app_state(app_name="a")
             await blocker.rollback()
-        assert (await stuck).version == 0
+        assert [listed.id for listed in await stuck] == [s.id]
 
 
 async def test_dropped_connection_is_store_unavailable_then_recovers(
@@ -183,6 +182,7 @@ async def test_dropped_connection_is_store_unavailable_then_recovers(
     dsn = make_conninfo(postgres_dsn, application_name=app_name)
     async with PostgresSessionService(dsn, schema=postgres_schema, max_size=1) as service:
         s = await service.create_session(app_name="a", user_id="u")
+        await service.get_session(app_name="a", user_id="u", session_id=s.id)  # connected
         async with await psycopg.AsyncConnection.connect(postgres_dsn, autocommit=True) as admin:
             await admin.execute(
                 "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"

@@ -17,9 +17,9 @@ its own, so that one fails alone.
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, LiteralString
 
 try:
@@ -27,8 +27,8 @@ try:
     from psycopg import errors as pg_errors
     from psycopg.abc import Params
 
-    from agentlog._stores.batching import Batcher, Failed
     from agentlog._stores.event_cache import EventCache
+    from agentlog._stores.pg_batches import Group, StatementBatches
     from agentlog._stores.pg_listen import (
         CHANNEL_SQL,
         Draft,
@@ -149,12 +149,6 @@ class PostgresSessionService(PostgresStore):
             raise ValueError("cache_events must be 0 or more")
         self._cache = EventCache(cache_events) if cache_events else None
         self._dsn = dsn
-        self._appends: Batcher[_Append] = Batcher(
-            self._append_batch, closed_error=lambda: self._pg.closed_error()
-        )
-        self._append_conn: _Conn | None = None
-        """The appends' connection, outside the pool: batches are written one at a time, so
-        one connection carries them all, without a checkout from the pool for each."""
         self._pg = PostgresPool(
             dsn,
             owner="PostgresSessionService",
@@ -166,6 +160,10 @@ class PostgresSessionService(PostgresStore):
             migrations_table=MIGRATIONS_TABLE,
             migrations=lambda: load_migrations("postgres"),
         )
+        self._writes = StatementBatches(self._pg)
+        """Every write: those made together share a transaction and a commit."""
+        self._reads = StatementBatches(self._pg, _BEGIN_SNAPSHOT)
+        """Loads: those made together share a snapshot and a round trip."""
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -219,8 +217,8 @@ class PostgresSessionService(PostgresStore):
             params,
         )
         # Read committed: the reads after the insert see what it wrote.
-        created, *loaded = await self._transaction(
-            "BEGIN", [(insert, params), *_load_queries(app_name, user_id, sid)]
+        created, *loaded = await self._writes.run(
+            Group([(insert, params), *_load_queries(app_name, user_id, sid)])
         )
         if not created:
             raise SessionExistsError(app_name, user_id, sid)
@@ -238,12 +236,13 @@ class PostgresSessionService(PostgresStore):
         check_ids(app_name, user_id, session_id)
         if config is None and self._cache is not None:
             return await self._get_all(app_name, user_id, session_id, self._cache)
-        results = await self._transaction(
-            _BEGIN_SNAPSHOT,
-            [
-                *_load_queries(app_name, user_id, session_id),
-                _events_query(app_name, user_id, session_id, config),
-            ],
+        results = await self._reads.run(
+            Group(
+                [
+                    *_load_queries(app_name, user_id, session_id),
+                    _events_query(app_name, user_id, session_id, config),
+                ]
+            )
         )
         return _session(app_name, user_id, session_id, *results)
 
@@ -254,15 +253,19 @@ class PostgresSessionService(PostgresStore):
         key = (app_name, user_id, sid)
         known = cache.peek(key)
         start = known.version if known is not None else 0
-        session_rows, app_rows, user_rows, state_rows, event_rows = await self._transaction(
-            _BEGIN_SNAPSHOT,
-            [
-                *_load_queries(app_name, user_id, sid),
-                (
-                    _EVENTS + " WHERE session_pk = " + _SESSION_PK + " AND seq > %s ORDER BY seq",
-                    (app_name, user_id, sid, start),
-                ),
-            ],
+        session_rows, app_rows, user_rows, state_rows, event_rows = await self._reads.run(
+            Group(
+                [
+                    *_load_queries(app_name, user_id, sid),
+                    (
+                        _EVENTS
+                        + " WHERE session_pk = "
+                        + _SESSION_PK
+                        + " AND seq > %s ORDER BY seq",
+                        (app_name, user_id, sid, start),
+                    ),
+                ]
+            )
         )
         if not session_rows:
             cache.drop(key)
@@ -280,9 +283,13 @@ class PostgresSessionService(PostgresStore):
     async def _get_uncached_all(
         self, app_name: str, user_id: str, sid: str, cache: EventCache
     ) -> Session:
-        session_rows, app_rows, user_rows, state_rows, event_rows = await self._transaction(
-            _BEGIN_SNAPSHOT,
-            [*_load_queries(app_name, user_id, sid), _events_query(app_name, user_id, sid, None)],
+        session_rows, app_rows, user_rows, state_rows, event_rows = await self._reads.run(
+            Group(
+                [
+                    *_load_queries(app_name, user_id, sid),
+                    _events_query(app_name, user_id, sid, None),
+                ]
+            )
         )
         session = _session(
             app_name, user_id, sid, session_rows, app_rows, user_rows, state_rows, event_rows
@@ -366,92 +373,23 @@ class PostgresSessionService(PostgresStore):
         plan = plan_append(session, event)
         if plan is None:
             return session
-        query, params = _append_statement(session, plan)
-        row = await self._appends.submit(_Append(session, plan, query, params))
-        if row is None:
+        alone = functools.partial(_append_alone, session=session, plan=plan)
+        (rows,) = await self._writes.run(Group([_append_statement(session, plan)], alone))
+        if not rows:
             async with self._pg.connection() as conn:
                 raise await _stale_or_missing(conn, session, plan)
+        row = rows[0]
         if self._cache is not None:
             key = (session.app_name, session.user_id, session.id)
             self._cache.extend(key, row[0], plan.expected_version, plan.event)
         return session_after(session, plan)
 
     async def close(self) -> None:
-        """Wait for the appends under way, then close the pool; later calls raise
+        """Wait for the writes under way, then close the connections; later calls raise
         ``StoreUnavailableError``. Idempotent."""
-        await self._appends.close()
-        conn, self._append_conn = self._append_conn, None
-        if conn is not None:
-            with contextlib.suppress(psycopg.Error):
-                await conn.close()
+        await self._writes.close()
+        await self._reads.close()
         await self._pg.close()
-
-    @contextlib.asynccontextmanager
-    async def _appending(self) -> AsyncIterator[_Conn]:
-        """The appends' own connection, opened on first use and again after a failure; a
-        driver error in the block is ``StoreUnavailableError``."""
-        conn = self._append_conn
-        if conn is None or conn.closed:
-            conn = self._append_conn = await self._pg.connect()
-        try:
-            yield conn
-        except psycopg.Error as exc:
-            self._append_conn = None
-            with contextlib.suppress(psycopg.Error):
-                await conn.close()
-            raise self._pg.unavailable(exc) from exc
-
-    async def _append_batch(self, batch: list[_Append]) -> list[Any]:
-        """Each append's row (``None`` when it was refused), or its ``Failed`` error."""
-        if len(batch) > 1:
-            rows = await self._append_together(batch)
-            if rows is not None:
-                return rows
-        outcomes: list[Any] = []
-        for append in batch:
-            try:
-                outcomes.append(await self._append_alone(append))
-            except StoreError as exc:
-                outcomes.append(Failed(exc))
-        return outcomes
-
-    async def _append_together(self, batch: list[_Append]) -> list[_Row | None] | None:
-        """The batch in one transaction, sent as one pipeline; ``None`` if a statement failed
-        (the server then rolled the transaction back: nothing of the batch was written)."""
-        async with self._appending() as conn:
-            try:
-                async with conn.pipeline():
-                    await conn.execute("BEGIN")
-                    cursors = [await conn.execute(a.query, a.params) for a in batch]
-                    await conn.execute("COMMIT")
-            except BaseException as exc:
-                # Closed rather than rolled back: see ``_transaction``. The pool replaces it.
-                with contextlib.suppress(psycopg.Error):
-                    await conn.close()
-                if isinstance(exc, psycopg.DatabaseError) and exc.sqlstate is not None:
-                    return None  # the server refused a statement: the transaction is void
-                raise
-            return [await cursor.fetchone() for cursor in cursors]
-
-    async def _append_alone(self, append: _Append) -> _Row | None:
-        """One append, its own transaction; ``None`` when it was refused."""
-        async with self._appending() as conn:
-            for attempt in range(1, _DEADLOCK_RETRIES + 1):
-                try:
-                    cursor = await conn.execute(append.query, append.params)
-                    return await cursor.fetchone()
-                except pg_errors.UniqueViolation as exc:
-                    if exc.diag.constraint_name == "events_event_id_unique":
-                        raise DuplicateEventError(append.session.id, append.plan.event.id) from exc
-                    if exc.diag.constraint_name == "events_seq_unique":
-                        return None
-                    raise
-                except pg_errors.DeadlockDetected:
-                    # Two appends writing the same app or user keys; the statement rolled back
-                    # whole, so running it again is safe.
-                    if attempt == _DEADLOCK_RETRIES:
-                        raise
-        return None  # not reached: the last attempt returns or raises
 
     async def acquire_lease(
         self,
@@ -467,7 +405,7 @@ class PostgresSessionService(PostgresStore):
         check_ids(app_name, user_id, session_id)
         # One statement: ``old`` locks the row (a concurrent acquire waits, then reads the row
         # as the winner left it) and ``won`` takes the lease only if it is free or expired.
-        rows = await self._fetch(
+        (rows,) = await self._write_one(
             "WITH old AS (SELECT pk, lease_owner, lease_invocation, lease_expires, "
             + _NOW
             + " AS now FROM sessions WHERE "
@@ -500,7 +438,7 @@ class PostgresSessionService(PostgresStore):
 
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
         """See ``SessionLeases.renew_lease``."""
-        rows = await self._fetch(
+        (rows,) = await self._write_one(
             "UPDATE sessions SET lease_expires = "
             + _NOW
             + " + %s WHERE "
@@ -518,7 +456,7 @@ class PostgresSessionService(PostgresStore):
         notice = end_notice(
             lease.app_name, lease.user_id, lease.session_id, lease.invocation_id, lease.token
         )
-        await self._fetch(
+        await self._write_one(
             "WITH r AS (UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL WHERE "
             + _WHERE_SESSION
             + " AND lease_token = %s RETURNING pk) SELECT pk, pg_notify("
@@ -526,6 +464,9 @@ class PostgresSessionService(PostgresStore):
             + ", %s) FROM r",
             (lease.app_name, lease.user_id, lease.session_id, lease.token, notice),
         )
+
+    async def _write_one(self, query: LiteralString, params: Params) -> list[list[_Row]]:
+        return await self._writes.run(Group([(query, params)]))
 
     def listener(
         self, on_notice: Callable[[Notice], None], on_gap: Callable[[], None]
@@ -582,14 +523,27 @@ class PostgresSessionService(PostgresStore):
         return _state(await self._fetch(_USER_STATE, (app_name, user_id)), "user_state", user_id)
 
 
-@dataclass(frozen=True, slots=True)
-class _Append:
-    """One append, ready to send."""
-
-    session: Session
-    plan: AppendPlan
-    query: str
-    params: dict[str, Any]
+async def _append_alone(
+    conn: _Conn, group: Group, *, session: Session, plan: AppendPlan
+) -> list[list[_Row]]:
+    """One append, its own statement (no rows when it was refused), its errors told apart."""
+    ((query, params),) = group.queries
+    for attempt in range(1, _DEADLOCK_RETRIES + 1):
+        try:
+            cursor = await conn.execute(query, params)
+            return [await cursor.fetchall()]
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "events_event_id_unique":
+                raise DuplicateEventError(session.id, plan.event.id) from exc
+            if exc.diag.constraint_name == "events_seq_unique":
+                return [[]]
+            raise
+        except pg_errors.DeadlockDetected:
+            # Two appends writing the same app or user keys; the statement rolled back whole,
+            # so running it again is safe.
+            if attempt == _DEADLOCK_RETRIES:
+                raise
+    return [[]]  # not reached: the last attempt returns or raises
 
 
 # --- SQL ------------------------------------------------------------------------------------------

@@ -1,0 +1,138 @@
+"""Statements of many callers sent to PostgreSQL together: one pipeline, one transaction.
+
+A caller hands over a group of statements that must run in one transaction (an append's one
+statement; a load's five reads) and waits for their rows. Groups that arrive together are
+batched (:mod:`agentlog._stores.batching`) and sent as one pipeline, ``BEGIN``, every group's
+statements, ``COMMIT``: one round trip and, for writes, one commit (one WAL flush) for the
+batch, on a connection of the batches' own, so no group waits for the pool.
+
+A statement that fails (a duplicate key, a deadlock) aborts the batch's transaction, so the
+server wrote nothing of it; every group of that batch is then sent again on its own, so that
+only the failing one fails. A group that finds nothing to do (a stale append, whose statement
+matches no row) is no failure: its statement returns no rows and the others commit. An error
+that is not the server's (the connection dropped) fails the whole batch: whether it committed
+is not known.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, LiteralString
+
+import psycopg
+
+from agentlog._stores.batching import Batcher, Failed
+from agentlog._stores.postgres import Conn, PostgresPool, Row
+from agentlog.errors import StoreError
+
+__all__ = ["Group", "StatementBatches"]
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Statements to run in one transaction, and what to do when they must run alone."""
+
+    queries: list[tuple[str, Any]]
+    alone: Callable[[Conn, Group], Awaitable[list[list[Row]]]] | None = None
+    """Runs the group on its own (after its batch failed), for a group whose errors need
+    telling apart; by default its statements run in one transaction of their own."""
+
+
+class StatementBatches:
+    """Groups of statements sent in batches (see the module docstring).
+
+    Args:
+        pg: the store's pool: its connection settings, and its errors.
+        begin: how each batch's transaction begins (``BEGIN``, or a snapshot for reads).
+    """
+
+    def __init__(self, pg: PostgresPool, begin: LiteralString = "BEGIN") -> None:
+        self._pg = pg
+        self._begin = begin
+        self._conn: Conn | None = None
+        self._batcher: Batcher[Group] = Batcher(self._batch, closed_error=pg.closed_error)
+
+    async def run(self, group: Group) -> list[list[Row]]:
+        """Each of the group's statements' rows, once its batch is committed."""
+        rows: list[list[Row]] = await self._batcher.submit(group)
+        return rows
+
+    async def close(self) -> None:
+        """Wait for the groups under way; close the connection."""
+        await self._batcher.close()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Conn]:
+        """The batches' own connection, opened on first use and again after a failure; a
+        driver error in the block is ``StoreUnavailableError``."""
+        conn = self._conn
+        if conn is None or conn.closed:
+            conn = self._conn = await self._pg.connect()
+        try:
+            yield conn
+        except psycopg.Error as exc:
+            self._conn = None
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+            raise self._pg.unavailable(exc) from exc
+
+    async def _batch(self, batch: list[Group]) -> list[Any]:
+        if len(batch) > 1:
+            together = await self._together(batch)
+            if together is not None:
+                return together
+        outcomes: list[Any] = []
+        for group in batch:
+            try:
+                async with self._connection() as conn:
+                    if group.alone is not None:
+                        outcomes.append(await group.alone(conn, group))
+                    else:
+                        outcomes.append(await self._send(conn, group.queries))
+            except StoreError as exc:
+                outcomes.append(Failed(exc))
+        return outcomes
+
+    async def _together(self, batch: list[Group]) -> list[Any] | None:
+        """The batch as one transaction; ``None`` if the server refused a statement (it then
+        rolled the transaction back: nothing of the batch was written)."""
+        async with self._connection() as conn:
+            try:
+                rows = await self._pipeline(conn, [q for group in batch for q in group.queries])
+            except psycopg.DatabaseError as exc:
+                if exc.sqlstate is None:
+                    raise
+                return None
+        outcomes: list[Any] = []
+        for group in batch:
+            outcomes.append(rows[: len(group.queries)])
+            del rows[: len(group.queries)]
+        return outcomes
+
+    async def _send(self, conn: Conn, queries: list[tuple[str, Any]]) -> list[list[Row]]:
+        if len(queries) == 1:
+            ((query, params),) = queries
+            cursor = await conn.execute(query, params)  # autocommit: its own transaction
+            return [await cursor.fetchall()]
+        return await self._pipeline(conn, queries)
+
+    async def _pipeline(self, conn: Conn, queries: list[tuple[str, Any]]) -> list[list[Row]]:
+        try:
+            async with conn.pipeline():
+                await conn.execute(self._begin)
+                cursors = [await conn.execute(query, params) for query, params in queries]
+                await conn.execute("COMMIT")
+        except BaseException:
+            # Closed rather than rolled back: a cancellation landing again while the pipeline
+            # closes leaves libpq unsure of the transaction's state (see PostgresSessionService
+            # ._transaction). The next batch opens another connection.
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+            raise
+        return [await cursor.fetchall() for cursor in cursors]
