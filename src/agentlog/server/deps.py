@@ -82,7 +82,7 @@ class Server:
             await self.memory.delete_session(**where)
 
 
-def get_server(request: Request) -> Server:
+async def get_server(request: Request) -> Server:
     """The server the app was created with."""
     server: Server = request.app.state.agentlog
     return server
@@ -114,7 +114,7 @@ _UNAUTHORIZED = HTTPException(
 )
 
 
-def authenticate(
+async def authenticate(
     request: Request,
     server: ServerDep,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
@@ -122,7 +122,10 @@ def authenticate(
 ) -> Caller:
     """The caller the request's API key names; 401 without a valid one.
 
-    With no keys configured, every loopback client is the one local user.
+    With no keys configured, every loopback client is the one local user. (This and the
+    other dependencies here are ``async``, though they never wait: FastAPI runs a plain
+    ``def`` dependency on a worker thread, a hand-over that cost more than the request's
+    routing, on every request.)
     """
     if server.keys.local:
         client = request.client.host if request.client else None
@@ -142,7 +145,7 @@ def authenticate(
 CallerDep = Annotated[Caller, Depends(authenticate)]
 
 
-def require_admin(caller: CallerDep) -> Caller:
+async def require_admin(caller: CallerDep) -> Caller:
     """The caller, if it holds an admin key; 403 otherwise."""
     if not caller.admin:
         raise HTTPException(status_code=status.HTTP_403_FORBIDDEN, detail="needs an admin key")
