@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 DEFAULT_DSN: Final = "postgresql://postgres@127.0.0.1:5432/test"
 MESSAGE: Final = "Hi, my order A-1001 still hasn't arrived. What's going on?"
 WORKDIR: Final = Path(__file__).resolve().parent / ".work"
+BENCH_VENV_PYTHON: Final = Path(__file__).resolve().parent.parent / ".venv-bench" / "bin" / "python"
 HOST: Final = "127.0.0.1"
 
 _T0 = time.perf_counter()
@@ -87,13 +88,23 @@ def free_port() -> int:
 
 
 class Server:
-    """A server child process, started and stopped by this process only."""
+    """A server child process, started and stopped by this process only: agentlog's, or
+    with ``adk_agents`` google-adk's api_server (run by ``python``) on that agents folder."""
 
-    def __init__(self, db: str, schema: str | None, logfile: Path) -> None:
+    def __init__(
+        self,
+        db: str,
+        schema: str | None,
+        logfile: Path,
+        adk_agents: Path | None = None,
+        python: str = sys.executable,
+    ) -> None:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.logfile = logfile
-        command = [sys.executable, "-m", "bench.server", "--serve", db, "--port", str(self.port)]
+        self.adk_agents = adk_agents
+        serve_as = ["--serve", db] if adk_agents is None else ["--serve-adk", str(adk_agents), db]
+        command = [python, "-m", "bench.server", *serve_as, "--port", str(self.port)]
         if schema:
             command += ["--schema", schema]
         with logfile.open("wb") as out:
@@ -102,7 +113,8 @@ class Server:
             )
 
     async def ready(self, wait_s: float) -> None:
-        await wait_ready(self.url, self.process, self.logfile, wait_s)
+        health = "/healthz" if self.adk_agents is None else "/health"  # google-adk's
+        await wait_ready(self.url, self.process, self.logfile, wait_s, health)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -115,17 +127,21 @@ class Server:
 
 
 async def wait_ready(
-    url: str, process: subprocess.Popen[bytes], logfile: Path, wait_s: float
+    url: str,
+    process: subprocess.Popen[bytes],
+    logfile: Path,
+    wait_s: float,
+    health: str = "/healthz",
 ) -> None:
-    """Wait until the server at ``url`` answers ``/healthz``; raise with its log's tail if it
-    exits or ``wait_s`` passes first."""
+    """Wait until the server at ``url`` answers ``health`` (agentlog's ``/healthz``); raise
+    with its log's tail if it exits or ``wait_s`` passes first."""
     import httpx
 
     deadline = time.monotonic() + wait_s
     async with httpx.AsyncClient(base_url=url, trust_env=False) as client:
         while time.monotonic() < deadline and process.poll() is None:
             try:
-                if (await client.get("/healthz")).status_code == 200:
+                if (await client.get(health)).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
@@ -155,9 +171,17 @@ class Client:
         return self.events / self.total_s if self.total_s else 0.0
 
 
-async def one_client(http: httpx.AsyncClient, start: asyncio.Event) -> Client:
+async def one_client(http: httpx.AsyncClient, start: asyncio.Event, system: str) -> Client:
     seen = Client()
     await start.wait()
+    if system == "google-adk":
+        from bench.adk_api_server import adk_turn
+
+        try:
+            await adk_turn(http, MESSAGE, seen)
+        except Exception as exc:
+            seen.error = f"{type(exc).__name__}: {exc}"
+        return seen
     try:
         created = await http.post("/sessions", json={})
         created.raise_for_status()
@@ -192,7 +216,9 @@ async def one_client(http: httpx.AsyncClient, start: asyncio.Event) -> Client:
     return seen
 
 
-async def round_of(url: str, clients: int, limit_s: float) -> tuple[list[Client], float]:
+async def round_of(
+    url: str, clients: int, limit_s: float, system: str = "agentlog"
+) -> tuple[list[Client], float]:
     """``clients`` clients at once; their results and the round's wall time.
 
     Each client has its own ``httpx.AsyncClient`` (one connection): httpcore's pool scans
@@ -213,7 +239,7 @@ async def round_of(url: str, clients: int, limit_s: float) -> tuple[list[Client]
             for _ in range(clients)
         ]
         start = asyncio.Event()
-        tasks = [asyncio.create_task(one_client(http, start)) for http in https]
+        tasks = [asyncio.create_task(one_client(http, start, system)) for http in https]
         await asyncio.sleep(0.05)
         began = time.perf_counter()
         start.set()
@@ -246,10 +272,21 @@ class Result:
     wall_s: float
     server_cpu_s: float | None = None
     client_cpu_s: float | None = None
+    system: str = "agentlog"
 
     @property
     def ok(self) -> list[Client]:
         return [c for c in self.clients if c.error is None]
+
+    @property
+    def turns_per_s(self) -> float:
+        return len(self.ok) / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def cpu_ms_per_turn(self) -> float | None:
+        if self.server_cpu_s is None or not self.ok:
+            return None
+        return self.server_cpu_s / len(self.ok) * 1000
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -262,32 +299,54 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def bench_backend(
-    backend: str, db: str, schema: str | None, args: argparse.Namespace, run_dir: Path
+    backend: str,
+    db: str,
+    schema: str | None,
+    args: argparse.Namespace,
+    run_dir: Path,
+    system: str = "agentlog",
 ) -> list[Result]:
-    server = Server(db, schema, run_dir / f"{backend}.log")
+    adk_agents = None
+    if system == "google-adk":
+        from bench.adk_api_server import write_agents
+
+        adk_agents = write_agents(run_dir / "adk-agents")
+    python = args.adk_python if system == "google-adk" else sys.executable
+    server = Server(db, schema, run_dir / f"{system}-{backend}.log", adk_agents, python)
+    name = f"{system} {backend}"
     try:
-        await server.ready(30)
-        log(f"{backend}: serving on {server.url} (pid {server.process.pid})")
+        await server.ready(60)
+        log(f"{name}: serving on {server.url} (pid {server.process.pid})")
         alone: list[Client] = []
         began = time.perf_counter()
         for _ in range(args.warmup):  # the warm-up, one client at a time
-            clients, _ = await round_of(server.url, 1, args.timeout)
+            clients, _ = await round_of(server.url, 1, args.timeout, system)
             alone += clients
         failed = [c.error for c in alone if c.error]
         if failed:
             raise RuntimeError(f"warm-up failed: {failed[0]}")
         results = [Result(backend, "1 at a time", alone, time.perf_counter() - began)]
-        log(f"{backend}: {args.clients} clients at once")
+        results[0].system = system
+        log(f"{name}: {args.clients} clients at once")
         server_cpu, client_cpu = cpu_seconds(server.process.pid), time.process_time()
-        clients, wall = await round_of(server.url, args.clients, args.timeout)
-        result = Result(backend, f"{args.clients} at once", clients, wall)
+        clients, wall = await round_of(server.url, args.clients, args.timeout, system)
+        result = Result(backend, f"{args.clients} at once", clients, wall, system=system)
         result.client_cpu_s = time.process_time() - client_cpu
         server_cpu_after = cpu_seconds(server.process.pid)
         if server_cpu is not None and server_cpu_after is not None:
             result.server_cpu_s = server_cpu_after - server_cpu
+        log(f"{name}: {result.turns_per_s:,.0f} turns/s")
         return [*results, result]
     finally:
         server.stop()
+
+
+def create_schema(dsn: str, schema: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
 
 
 def drop_schema(dsn: str, schema: str) -> None:
@@ -298,40 +357,44 @@ def drop_schema(dsn: str, schema: str) -> None:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
-def report(results: list[Result]) -> None:
+def report(results: list[Result], notes: list[str]) -> bool:
+    """Print the table, the CPU lines, the targets and the notes; whether every target
+    measured was met."""
     print(
-        f"{'backend':<10} | {'clients':<12} | {'ok':>7} | {'first event ms':^15} | "
-        f"{'events/s a client':^15} | {'turn ms':^15} | {'events':>7} | {'events/s':>8}"
+        f"{'server':<22} | {'clients':<12} | {'ok':>7} | {'turns/s':>7} | {'first event ms':^15} | "
+        f"{'turn ms':^15} | {'events':>7} | {'CPU ms':>6}"
     )
     print(
-        f"{'':<10} | {'':<12} | {'':>7} | {'p50':>7} {'p99':>7} | {'p50':>7} {'p99':>7} | "
-        f"{'p50':>7} {'p99':>7} | {'/client':>7} | {'all':>8}"
+        f"{'':<22} | {'':<12} | {'':>7} | {'':>7} | {'p50':>7} {'p99':>7} | "
+        f"{'p50':>7} {'p99':>7} | {'/client':>7} | {'/turn':>6}"
     )
-    print("-" * 106)
+    print("-" * 107)
     for result in results:
         ok = result.ok
-        line = f"{result.backend:<10} | {result.load:<12} | {len(ok):>3}/{len(result.clients):<3} |"
+        name = f"{result.system} {result.backend}"
+        line = f"{name:<22} | {result.load:<12} | {len(ok):>3}/{len(result.clients):<3} |"
         if ok:
             first = [c.first_s * 1000 for c in ok]
-            rate = [c.rate for c in ok]
             total = [c.total_s * 1000 for c in ok]
             events = sum(c.events for c in ok)
+            cpu = result.cpu_ms_per_turn
             line += (
+                f" {result.turns_per_s:>7.1f} |"
                 f" {percentile(first, 50):>7.1f} {percentile(first, 99):>7.1f} |"
-                f" {percentile(rate, 50):>7.1f} {percentile(rate, 1):>7.1f} |"
                 f" {percentile(total, 50):>7.1f} {percentile(total, 99):>7.1f} |"
-                f" {events / len(ok):>7.1f} | {events / result.wall_s:>8.0f}"
+                f" {events / len(ok):>7.1f} | {'' if cpu is None else f'{cpu:.2f}':>6}"
             )
         print(line)
     print()
     print(
         "Each client: create a session, send one message, read the turn's server-sent events "
-        "to the end. first event: from sending the message to the first event read. events/s "
-        "a client: events read over the time from sending to the end event; its p99 is the "
-        "slow end (99% of clients streamed at least this fast). turn: sending to the end "
-        "event. events: stored events, drafts (a client that falls behind skips drafts a "
-        "later one superseded) and the end. events/s all: every event read over the wall time "
-        "(for '1 at a time', the warm-up's, session creation included)."
+        "to the end. turns/s: clients served over the round's wall time (for '1 at a time', "
+        "over the warm-up's, session creation included). first event: from sending the "
+        "message to the first event read (agentlog's is the stored user message; google-adk's "
+        "/run_sse does not send it, so its first is the model's tool call). turn: sending to "
+        "the last event. events: stored events, drafts (a client that falls behind skips "
+        "drafts a later one superseded) and agentlog's end. CPU ms/turn: the server "
+        "process's CPU over the round, per client (session creation included)."
     )
     for result in results:
         if result.server_cpu_s is None and result.client_cpu_s is None:
@@ -347,37 +410,130 @@ def report(results: list[Result]) -> None:
             if seconds is not None
         )
         print(
-            f"{result.backend}, {result.load}: round {result.wall_s:.2f} s, {cpu}; SSE events "
-            f"{json.dumps(kinds, sort_keys=True)}" + (f"; errors: {errors[:3]}" if errors else "")
+            f"{result.system} {result.backend}, {result.load}: round {result.wall_s:.2f} s, "
+            f"{cpu}; SSE events {json.dumps(kinds, sort_keys=True)}"
+            + (f"; errors: {errors[:3]}" if errors else "")
         )
+    met = True
+    print("Targets (issue 15):")
+    for label, value, ok_ in targets(results):
+        verdict = "n/a " if ok_ is None else ("MET " if ok_ else "MISS")
+        met = met and ok_ is not False
+        print(f"  [{verdict}] {label}: {value}")
+    print("Notes:")
+    for note in notes:
+        print(f"  - {note}")
+    return met
+
+
+BASELINE_CPU_MS: Final = 11.0
+"""The server CPU per turn of a 100-client burst when issue 15 was written."""
+
+
+def targets(results: list[Result]) -> list[tuple[str, str, bool | None]]:
+    """(target, measured, met) for the server targets of issue 15."""
+    out: list[tuple[str, str, bool | None]] = []
+    burst = [r for r in results if r.load.endswith("at once")]
+    for backend in ("SQLite", "PostgreSQL"):
+        ours = next((r for r in burst if r.backend == backend and r.system == "agentlog"), None)
+        theirs = next((r for r in burst if r.backend == backend and r.system != "agentlog"), None)
+        label = f"{backend}, {burst[0].load if burst else 'a burst'}: first event p50 < 100 ms"
+        if ours is None or not ours.ok:
+            out.append((label, "not measured", None))
+            continue
+        first = percentile([c.first_s * 1000 for c in ours.ok], 50)
+        out.append((label, f"{first:.1f} ms", first < 100.0))
+        cpu = ours.cpu_ms_per_turn
+        limit = BASELINE_CPU_MS / 3
+        label = f"{backend}: server CPU per turn <= a third of {BASELINE_CPU_MS:g} ms"
+        if cpu is None:
+            out.append((label, "not measured", None))
+        else:
+            out.append((label, f"{cpu:.2f} ms (limit {limit:.2f})", cpu <= limit))
+        label = f"{backend}: turns/s >= 5x google-adk's api_server"
+        if theirs is None or not theirs.ok:
+            out.append((label, "not measured", None))
+        else:
+            ratio = ours.turns_per_s / theirs.turns_per_s
+            text = f"{ratio:.1f}x ({ours.turns_per_s:,.0f} vs {theirs.turns_per_s:,.0f} turns/s)"
+            out.append((label, text, ratio >= 5.0))
+    return out
+
+
+def adk_python(requested: str | None) -> tuple[str, str] | None:
+    """The interpreter that runs google-adk's server, and its google-adk version:
+    ``requested``, else the bench venv's, else this one; ``None`` if none imports it."""
+    candidates = [requested] if requested else [str(BENCH_VENV_PYTHON), sys.executable]
+    probe = "import importlib.metadata as m, uvicorn, agentlog; print(m.version('google-adk'))"
+    for python in candidates:
+        if python and Path(python).exists():
+            found = subprocess.run(
+                [python, "-c", probe], capture_output=True, text=True, check=False
+            )
+            if found.returncode == 0:
+                return python, found.stdout.strip()
+    return None
 
 
 async def main_async(args: argparse.Namespace) -> int:
+    from bench.stores import disk_sync_ms
+
     run_dir = WORKDIR / f"server-{os.getpid()}"
     run_dir.mkdir(parents=True, exist_ok=True)
     results: list[Result] = []
+    systems = ["agentlog"]
+    notes = [
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs shared by the servers, "
+        "the clients and PostgreSQL."
+    ]
+    if not args.no_adk:
+        found = adk_python(args.adk_python)
+        if found is None:
+            notes.append("google-adk rows skipped: no interpreter here imports google.adk")
+        else:
+            args.adk_python, version = found
+            systems.append("google-adk")
+            notes.append(f"google-adk {version}'s api_server, run by {args.adk_python}.")
+    load, sync = os.getloadavg()[0], disk_sync_ms(run_dir)
     try:
-        log("SQLite: start")
-        results += await bench_backend("SQLite", str(run_dir / "server.db"), None, args, run_dir)
-        if not args.no_postgres:
-            schema = f"bench_server_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+        for system in systems:
+            log(f"{system} SQLite: start")
+            db = str(run_dir / f"{system}.db")
             try:
-                log("PostgreSQL: start")
-                results += await bench_backend(
-                    "PostgreSQL", args.postgres_dsn, schema, args, run_dir
-                )
+                results += await bench_backend("SQLite", db, None, args, run_dir, system)
             except Exception as exc:
-                log(f"PostgreSQL: skipped, {type(exc).__name__}: {exc}")
-            finally:
+                if system == "agentlog":
+                    raise
+                log(f"{system} SQLite: skipped, {type(exc).__name__}: {exc}")
+        if not args.no_postgres:
+            for system in systems:
+                schema = f"bench_server_{os.getpid()}_{uuid.uuid4().hex[:8]}"
                 try:
-                    drop_schema(args.postgres_dsn, schema)
+                    log(f"{system} PostgreSQL: start")
+                    if system != "agentlog":
+                        create_schema(args.postgres_dsn, schema)
+                    results += await bench_backend(
+                        "PostgreSQL", args.postgres_dsn, schema, args, run_dir, system
+                    )
                 except Exception as exc:
-                    log(f"could not drop schema {schema}: {exc}")
+                    log(f"{system} PostgreSQL: skipped, {type(exc).__name__}: {exc}")
+                finally:
+                    try:
+                        drop_schema(args.postgres_dsn, schema)
+                    except Exception as exc:
+                        log(f"could not drop schema {schema}: {exc}")
     finally:
+        load_after, sync_after = os.getloadavg()[0], disk_sync_ms(run_dir)
         if not args.keep:
             shutil.rmtree(run_dir, ignore_errors=True)
-    report(results)
-    return 0 if all(len(r.ok) == len(r.clients) for r in results) else 1
+    notes.append(
+        f"Load average (1 min) {load:.2f} at the start, {load_after:.2f} at the end; a 4 KiB "
+        f"write and fdatasync in {WORKDIR}: median {sync:.2f} ms at the start, "
+        f"{sync_after:.2f} ms at the end."
+    )
+    met = report(results, notes)
+    complete = all(len(r.ok) == len(r.clients) for r in results)
+    return 0 if complete and (met or not args.check) else 1
 
 
 def main() -> None:
@@ -392,12 +548,27 @@ def main() -> None:
     )
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     parser.add_argument("--keep", action="store_true", help="keep bench/.work/server-PID")
+    parser.add_argument("--no-adk", action="store_true", help="skip google-adk's api_server")
+    parser.add_argument(
+        "--adk-python",
+        help="the interpreter that runs google-adk's api_server (default: .venv-bench's, "
+        "else this one)",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 when a measured target is missed"
+    )
     parser.add_argument("--serve", metavar="DB", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-adk", nargs=2, metavar=("AGENTS", "DB"), help=argparse.SUPPRESS)
     parser.add_argument("--schema", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.schema, args.port)
+        return
+    if args.serve_adk:
+        from bench.adk_api_server import serve as serve_adk
+
+        serve_adk(args.serve_adk[0], args.serve_adk[1], args.schema, HOST, args.port)
         return
     if not 1 <= args.clients <= 1000 or not 1 <= args.warmup <= 100:
         parser.error("--clients must be 1..1000 and --warmup 1..100")
