@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from sse_starlette import ServerSentEvent
 
 from agentlog import Content, Event
-from agentlog.server.frames import draft_frame, end_frame, stored_frame
+from agentlog.server.frames import Frame, draft_frame, end_frame, stored_frame
 from agentlog.server.hub import LiveTurn
 from agentlog.server.streaming import sse_response
 
@@ -92,3 +93,26 @@ async def test_iterating_a_follower_still_gives_one_frame_at_a_time() -> None:
     turn.finish()
     seen: set[str] = {frames[0].event_id or ""}
     assert [frame async for frame in turn.follow(seen)] == frames[1:]
+
+
+async def test_a_draft_superseded_before_anyone_reads_it_is_never_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import agentlog.server.hub as hub
+
+    built: list[str] = []
+
+    def counting(event: Event) -> Frame:
+        built.append(event.text())
+        return draft_frame(event)
+
+    monkeypatch.setattr(hub, "draft_frame", counting)
+    turn = LiveTurn(("u", "s"))
+    for i in range(5):
+        turn.publish_partial(_draft(f"draft {i}"))
+    follower = turn.follow(set())
+    (frame,) = await follower.batch()
+    assert built == ["draft 4"]
+    assert frame.kind == "draft"
+    assert '"draft 4"' in frame.data
+    assert turn.draft is frame  # built once, the same frame for every reader

@@ -20,7 +20,8 @@ import contextlib
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from agentlog.server.frames import Frame
+from agentlog.events import Event
+from agentlog.server.frames import Frame, draft_frame
 from agentlog.server.signals import SessionKey, Signals
 
 if TYPE_CHECKING:
@@ -43,8 +44,10 @@ class LiveTurn:
         self._on_change = on_change
         self.frames: list[Frame] = []
         """Stored events, unstored errors and the end, in order."""
-        self.draft: Frame | None = None
-        """The newest draft, if no frame has superseded it."""
+        self._draft: Frame | None = None
+        self._partial: Event | None = None
+        """The newest partial event, until a reader asks for its frame (most are superseded
+        before anyone does, and a frame costs more to build than the rest of a draft)."""
         self.started = False
         """Whether the run stored anything (a run refused up front never starts)."""
         self.done = False
@@ -55,20 +58,32 @@ class LiveTurn:
         starting = not self.started
         self.started = True
         self.frames.append(frame)
-        self.draft = None
+        self._draft = self._partial = None
         self._notify()
         if starting and self._on_change is not None:
             self._on_change()
 
+    @property
+    def draft(self) -> Frame | None:
+        """The newest draft, if no frame has superseded it."""
+        if self._draft is None and self._partial is not None:
+            self._draft = draft_frame(self._partial)
+        return self._draft
+
     def publish_draft(self, frame: Frame) -> None:
         """Replace the current draft."""
-        self.draft = frame
+        self._draft, self._partial = frame, None
+        self._notify()
+
+    def publish_partial(self, event: Event) -> None:
+        """Replace the current draft by ``event``'s, built only if a reader asks for it."""
+        self._draft, self._partial = None, event
         self._notify()
 
     def finish(self) -> None:
         """Mark the run over; followers drain what is left and stop."""
         self.done = True
-        self.draft = None
+        self._draft = self._partial = None
         self._notify()
         if self._on_change is not None:
             self._on_change()

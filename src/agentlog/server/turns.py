@@ -17,7 +17,7 @@ from agentlog.events import Content, ErrorCode, Event
 from agentlog.logs import get_logger
 from agentlog.run_config import RunConfig, StreamingMode
 from agentlog.runner import Runner
-from agentlog.server.frames import draft_frame, end_frame, error_frame, stored_frame
+from agentlog.server.frames import end_frame, error_frame, stored_frame
 from agentlog.server.hub import LiveTurn, SessionKey, TurnHub
 
 __all__ = ["start_turn"]
@@ -86,7 +86,7 @@ async def _drive(
         try:
             async for event in events:
                 if event.partial:
-                    turn.publish_draft(draft_frame(event))
+                    turn.publish_partial(event)
                     if relay is not None:
                         relay.draft(turn, event, after=last.id)
                 else:

@@ -15,9 +15,10 @@ import functools
 import os
 import sqlite3
 import time
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar
 
+from agentlog._stores.batching import Batcher, Failed
 from agentlog._stores.event_cache import EventCache, SessionKey
 from agentlog._stores.group_commit import GroupCommit
 from agentlog._stores.sqlite import SqliteWorker, migrate, transaction
@@ -51,6 +52,8 @@ from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
 from agentlog.state import ScopedDelta, merged_view
 
 __all__ = ["SqliteSessionService"]
+
+T = TypeVar("T")
 
 
 class SqliteSessionService:
@@ -119,6 +122,10 @@ class SqliteSessionService:
                 self._db.abandon()
                 raise
         self._writes = GroupCommit(self._writer, self._inline)
+        self._reads: Batcher[Callable[[sqlite3.Connection], Any]] = Batcher(
+            self._read_batch, closed_error=self._db.closed_error
+        )
+        """Reads made together go to the reader thread in one hand-over."""
 
     @property
     def path(self) -> str:
@@ -176,7 +183,7 @@ class SqliteSessionService:
     ) -> Session:
         """See ``SessionService.get_session``."""
         check_ids(app_name, user_id, session_id)
-        return await self._db.run(self._get, app_name, user_id, session_id, config)
+        return await self._read(self._get, app_name, user_id, session_id, config)
 
     def _get(
         self,
@@ -261,7 +268,7 @@ class SqliteSessionService:
     async def list_sessions(self, *, app_name: str, user_id: str | None = None) -> list[Session]:
         """See ``SessionService.list_sessions``."""
         check_ids(app_name, user_id)
-        return await self._db.run(self._list, app_name, user_id)
+        return await self._read(self._list, app_name, user_id)
 
     def _list(self, conn: sqlite3.Connection, app_name: str, user_id: str | None) -> list[Session]:
         sql = "SELECT user_id, session_id FROM sessions WHERE app_name = ?"
@@ -338,7 +345,7 @@ class SqliteSessionService:
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
         check_ids(app_name, user_id, session_id)
-        return await self._db.run(self._read_turn, app_name, user_id, session_id)
+        return await self._read(self._read_turn, app_name, user_id, session_id)
 
     @staticmethod
     def _read_turn(conn: sqlite3.Connection, app_name: str, user_id: str, sid: str) -> TurnState:
@@ -355,15 +362,24 @@ class SqliteSessionService:
     async def get_app_state(self, *, app_name: str) -> dict[str, Any]:
         """See ``SessionService.get_app_state``."""
         check_ids(app_name)
-        return await self._db.run(_state, "app_state", app_name)
+        return await self._read(_state, "app_state", app_name)
 
     async def get_user_state(self, *, app_name: str, user_id: str) -> dict[str, Any]:
         """See ``SessionService.get_user_state``."""
         check_ids(app_name, user_id)
-        return await self._db.run(_state, "user_state", app_name, user_id)
+        return await self._read(_state, "user_state", app_name, user_id)
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(connection, *args)`` on the reader thread, with the reads made with it."""
+        result: T = await self._reads.submit(lambda conn: fn(conn, *args))
+        return result
+
+    async def _read_batch(self, reads: list[Callable[[sqlite3.Connection], Any]]) -> list[Any]:
+        return await self._db.run(_each, reads, self._db.translated)
 
     async def close(self) -> None:
         """See ``SessionService.close``."""
+        await self._reads.close()
         await self._writes.close()
         if self._writer is not self._db:
             await self._writer.close()
@@ -376,6 +392,22 @@ class SqliteSessionService:
 
 
 # --- the writes, each run whole inside a batch's transaction (agentlog._stores.group_commit) ---
+
+
+def _each(
+    conn: sqlite3.Connection,
+    reads: list[Callable[[sqlite3.Connection], Any]],
+    translated: Callable[[BaseException], BaseException],
+) -> list[Any]:
+    """Every read of a batch, each on its own (its own transaction): its result, or its
+    error alone."""
+    outcomes: list[Any] = []
+    for read in reads:
+        try:
+            outcomes.append(read(conn))
+        except Exception as exc:
+            outcomes.append(Failed(translated(exc)))
+    return outcomes
 
 
 def _no_setup(conn: sqlite3.Connection) -> None:
