@@ -73,6 +73,8 @@ class Batcher(Generic[W]):
         self._active = False
         """Whether a writer leads or a task is handing batches over: a new writer queues."""
         self._drain: asyncio.Task[None] | None = None
+        self._lone: asyncio.Future[None] | None = None
+        """Set while a leader writes its own write alone."""
         self._closed = False
 
     async def submit(self, write: W) -> Any:
@@ -93,7 +95,9 @@ class Batcher(Generic[W]):
                     self._queue.remove(pending)
                 self._hand_over(loop)
                 raise
-            self._hand_over(loop)
+            lone = self._hand_over(loop, pending)
+            if lone is not None:
+                await self._write_lone(lone, loop)
         return await pending.future
 
     async def close(self) -> None:
@@ -102,12 +106,18 @@ class Batcher(Generic[W]):
         while self._active:
             if self._drain is not None:
                 await asyncio.wait([self._drain])
+            elif self._lone is not None:
+                await self._lone
             else:  # a leader is gathering its batch: it hands it over in this loop iteration
                 await asyncio.sleep(0)
 
-    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _hand_over(
+        self, loop: asyncio.AbstractEventLoop, own: _Pending[W] | None = None
+    ) -> list[_Pending[W]] | None:
         """Write what is queued: a lone write at once if ``alone`` can, else every batch in a
-        task; idle again once nothing is left."""
+        task; idle again once nothing is left. A batch that is the leader's ``own`` write
+        alone (with no ``alone``) is returned instead, for the leader to write itself: a task
+        for one write costs more than the write's own bookkeeping."""
         batch = self._take()
         if batch and len(batch) == 1 and self._alone is not None:
             outcome = self._alone(batch[0].write)
@@ -116,8 +126,36 @@ class Batcher(Generic[W]):
                 batch = self._take()
         if not batch:
             self._active = False
-            return
+            return None
+        if self._alone is None and len(batch) == 1 and batch[0] is own:
+            return batch
         self._drain = loop.create_task(self._write_batches(batch), name="agentlog-group-commit")
+        return None
+
+    async def _write_lone(self, batch: list[_Pending[W]], loop: asyncio.AbstractEventLoop) -> None:
+        """The leader's own write, alone, in its own task; then what queued meanwhile."""
+        self._lone = loop.create_future()
+        try:
+            outcomes: Sequence[Any] | BaseException
+            try:
+                outcomes = await self._commit([p.write for p in batch])
+            except asyncio.CancelledError:
+                for pending in batch:
+                    pending.future.cancel()
+                raise
+            except BaseException as exc:
+                outcomes = exc
+            self._settle(batch, outcomes)
+        finally:
+            self._lone.set_result(None)
+            self._lone = None
+            rest = self._take()
+            if rest:
+                self._drain = loop.create_task(
+                    self._write_batches(rest), name="agentlog-group-commit"
+                )
+            else:
+                self._active = False
 
     def _take(self) -> list[_Pending[W]]:
         batch = self._queue[:_MAX_BATCH]
