@@ -42,10 +42,13 @@ docs: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/agentlog demo
 
-# google-adk, the reference the benchmarks compare against, lives only in .venv-bench.
+# google-adk, the reference the benchmarks compare against, lives only in .venv-bench. The
+# server bench runs agentlog's server from the dev venv (it has the server extra) and
+# google-adk's api_server from .venv-bench.
 bench:
 	bash bench/setup.sh
 	.venv-bench/bin/python -m bench.stores $(BENCH_ARGS)
+	$(BIN)/python -m bench.server $(BENCH_SERVER_ARGS)
 
 clean:
 	rm -rf $(VENV) .venv-genai site .mypy_cache .ruff_cache .pytest_cache build src/*.egg-info
