@@ -4,8 +4,9 @@ A caller submits one write and waits for its outcome. The first writer of a quie
 leads: it yields to the event loop once, so every writer ready in the same loop iteration
 joins it, then hands what gathered to the store as one batch. Writers arriving while a batch
 is being written wait for the next one, which a task hands over as soon as the one before it
-is done, and so on until none is left. So a lone writer costs one loop iteration, and many
-writers share each batch without anyone choosing a batch size or a delay.
+is done, and so on until none is left (or, when the store can write several batches at once,
+another leader starts the next batch beside it). So a lone writer costs one loop iteration,
+and many writers share each batch without anyone choosing a batch size or a delay.
 
 The store's ``commit`` answers every write of a batch: its result, or :class:`Failed` with
 the error that write alone raises; when ``commit`` raises, every write of the batch fails with
@@ -55,6 +56,9 @@ class Batcher(Generic[W]):
             :data:`NOT_ALONE` to leave it to ``commit``.
         copy_error: one error of a whole batch for each of its writers but the first, so
             their tracebacks stay apart.
+        in_flight: how many batches may be written at once (``commit`` must then take
+            several calls at a time). With two, the writers of one batch make their next
+            writes while the other batch is written, instead of everyone waiting in turn.
     """
 
     def __init__(
@@ -64,17 +68,23 @@ class Batcher(Generic[W]):
         closed_error: Callable[[], BaseException],
         alone: Callable[[W], Any] | None = None,
         copy_error: Callable[[BaseException], BaseException] = lambda exc: exc,
+        in_flight: int = 1,
     ) -> None:
+        if in_flight < 1:
+            raise ValueError("in_flight must be at least 1")
         self._commit = commit
         self._alone = alone
         self._closed_error = closed_error
         self._copy_error = copy_error
+        self._in_flight = in_flight
         self._queue: list[_Pending[W]] = []
-        self._active = False
-        """Whether a writer leads or a task is handing batches over: a new writer queues."""
-        self._drain: asyncio.Task[None] | None = None
-        self._lone: asyncio.Future[None] | None = None
-        """Set while a leader writes its own write alone."""
+        self._gathering = False
+        """Whether a leader is waiting one loop iteration for company."""
+        self._writing = 0
+        """Batches being written (by a task, or by a leader writing its own write)."""
+        self._drains: set[asyncio.Task[None]] = set()
+        self._done: asyncio.Event | None = None
+        """Set when nothing is being written any more, for :meth:`close`."""
         self._closed = False
 
     async def submit(self, write: W) -> Any:
@@ -85,16 +95,18 @@ class Batcher(Generic[W]):
         loop = asyncio.get_running_loop()
         pending: _Pending[W] = _Pending(write, loop.create_future())
         self._queue.append(pending)
-        if not self._active:
-            self._active = True
+        if not self._gathering and self._writing < self._in_flight:
+            self._gathering = True
             try:
                 # Writers ready in this loop iteration join the batch.
                 await asyncio.sleep(0)
             except asyncio.CancelledError:
+                self._gathering = False
                 if pending in self._queue:
                     self._queue.remove(pending)
                 self._hand_over(loop)
                 raise
+            self._gathering = False
             lone = self._hand_over(loop, pending)
             if lone is not None:
                 await self._write_lone(lone, loop)
@@ -103,21 +115,20 @@ class Batcher(Generic[W]):
     async def close(self) -> None:
         """Refuse new writes and wait for those already submitted."""
         self._closed = True
-        while self._active:
-            if self._drain is not None:
-                await asyncio.wait([self._drain])
-            elif self._lone is not None:
-                await self._lone
+        while self._gathering or self._writing or self._queue:
+            if self._writing:
+                self._done = self._done or asyncio.Event()
+                await self._done.wait()
             else:  # a leader is gathering its batch: it hands it over in this loop iteration
                 await asyncio.sleep(0)
 
     def _hand_over(
         self, loop: asyncio.AbstractEventLoop, own: _Pending[W] | None = None
     ) -> list[_Pending[W]] | None:
-        """Write what is queued: a lone write at once if ``alone`` can, else every batch in a
-        task; idle again once nothing is left. A batch that is the leader's ``own`` write
-        alone (with no ``alone``) is returned instead, for the leader to write itself: a task
-        for one write costs more than the write's own bookkeeping."""
+        """Write what is queued: a lone write at once if ``alone`` can, else a batch in a
+        task. A batch that is the leader's ``own`` write alone (with no ``alone``) is
+        returned instead, for the leader to write itself: a task for one write costs more
+        than the write's own bookkeeping."""
         batch = self._take()
         if batch and len(batch) == 1 and self._alone is not None:
             outcome = self._alone(batch[0].write)
@@ -125,16 +136,18 @@ class Batcher(Generic[W]):
                 self._settle(batch, [outcome])
                 batch = self._take()
         if not batch:
-            self._active = False
             return None
         if self._alone is None and len(batch) == 1 and batch[0] is own:
+            self._writing += 1
             return batch
-        self._drain = loop.create_task(self._write_batches(batch), name="agentlog-group-commit")
+        self._writing += 1
+        task = loop.create_task(self._write_batches(batch), name="agentlog-group-commit")
+        self._drains.add(task)
+        task.add_done_callback(self._drains.discard)
         return None
 
     async def _write_lone(self, batch: list[_Pending[W]], loop: asyncio.AbstractEventLoop) -> None:
         """The leader's own write, alone, in its own task; then what queued meanwhile."""
-        self._lone = loop.create_future()
         try:
             outcomes: Sequence[Any] | BaseException
             try:
@@ -147,15 +160,13 @@ class Batcher(Generic[W]):
                 outcomes = exc
             self._settle(batch, outcomes)
         finally:
-            self._lone.set_result(None)
-            self._lone = None
             rest = self._take()
-            if rest:
-                self._drain = loop.create_task(
-                    self._write_batches(rest), name="agentlog-group-commit"
-                )
+            if rest:  # goes on in a task, as the one writing it
+                task = loop.create_task(self._write_batches(rest), name="agentlog-group-commit")
+                self._drains.add(task)
+                task.add_done_callback(self._drains.discard)
             else:
-                self._active = False
+                self._finished()
 
     def _take(self) -> list[_Pending[W]]:
         batch = self._queue[:_MAX_BATCH]
@@ -163,6 +174,8 @@ class Batcher(Generic[W]):
         return batch
 
     async def _write_batches(self, batch: list[_Pending[W]]) -> None:
+        """Write ``batch``, then whatever is queued, until nothing is (one of at most
+        ``in_flight`` such tasks)."""
         try:
             while batch:
                 outcomes: Sequence[Any] | BaseException
@@ -176,10 +189,15 @@ class Batcher(Generic[W]):
                 self._settle(batch, outcomes)
                 batch = self._take()
         finally:
-            self._drain = None
-            self._active = False
-            if self._queue:  # only when cancelled: nobody is left to write these
+            self._finished()
+            if self._queue and not self._writing:  # only when cancelled: nobody else will
                 self._settle(self._take(), self._closed_error())
+
+    def _finished(self) -> None:
+        self._writing -= 1
+        if not self._writing and self._done is not None:
+            self._done.set()
+            self._done = None
 
     def _settle(self, batch: list[_Pending[W]], outcomes: Sequence[Any] | BaseException) -> None:
         """Answer each writer of ``batch``: its outcome, or the batch's error."""

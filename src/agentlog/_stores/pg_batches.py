@@ -46,13 +46,20 @@ class StatementBatches:
     Args:
         pg: the store's pool: its connection settings, and its errors.
         begin: how each batch's transaction begins (``BEGIN``, or a snapshot for reads).
+        in_flight: how many batches may be under way at once, each on a connection of its
+            own: with two, one batch's callers prepare their next statements while the other
+            batch is with the server, and the server's own group commit joins the commits.
     """
 
-    def __init__(self, pg: PostgresPool, begin: LiteralString = "BEGIN") -> None:
+    def __init__(
+        self, pg: PostgresPool, begin: LiteralString = "BEGIN", *, in_flight: int = 2
+    ) -> None:
         self._pg = pg
         self._begin = begin
-        self._conn: Conn | None = None
-        self._batcher: Batcher[Group] = Batcher(self._batch, closed_error=pg.closed_error)
+        self._idle: list[Conn] = []
+        self._batcher: Batcher[Group] = Batcher(
+            self._batch, closed_error=pg.closed_error, in_flight=in_flight
+        )
 
     async def run(self, group: Group) -> list[list[Row]]:
         """Each of the group's statements' rows, once its batch is committed."""
@@ -62,25 +69,29 @@ class StatementBatches:
     async def close(self) -> None:
         """Wait for the groups under way; close the connection."""
         await self._batcher.close()
-        conn, self._conn = self._conn, None
-        if conn is not None:
+        idle, self._idle = self._idle, []
+        for conn in idle:
             with contextlib.suppress(psycopg.Error):
                 await conn.close()
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[Conn]:
-        """The batches' own connection, opened on first use and again after a failure; a
-        driver error in the block is ``StoreUnavailableError``."""
-        conn = self._conn
-        if conn is None or conn.closed:
-            conn = self._conn = await self._pg.connect()
+        """One of the batches' own connections (opened when none is idle, and kept for the
+        next batch unless it failed); a driver error in the block is
+        ``StoreUnavailableError``."""
+        conn = self._idle.pop() if self._idle else await self._pg.connect()
         try:
             yield conn
         except psycopg.Error as exc:
-            self._conn = None
             with contextlib.suppress(psycopg.Error):
                 await conn.close()
             raise self._pg.unavailable(exc) from exc
+        except BaseException:
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+            raise
+        if not conn.closed:
+            self._idle.append(conn)
 
     async def _batch(self, batch: list[Group]) -> list[Any]:
         if len(batch) > 1:

@@ -123,7 +123,8 @@ class PostgresSessionService(PostgresStore):
         schema: keep the tables in this schema (created if missing) instead of the connection's
             default ``search_path``; letters, digits and ``_`` only.
         min_size: connections the pool keeps open.
-        max_size: most connections the pool opens (appends have one more of their own).
+        max_size: most connections the pool opens (writes and loads have up to two more
+            each, of their own: see :mod:`agentlog._stores.pg_batches`).
         timeout: seconds to wait for a connection (to connect, or for a free one from the pool)
             before ``StoreUnavailableError``.
         cache_events: keep up to this many decoded events of recently loaded sessions, so
