@@ -98,8 +98,9 @@ class Batcher(Generic[W]):
         if not self._gathering and self._writing < self._in_flight:
             self._gathering = True
             try:
-                # Writers ready in this loop iteration join the batch.
-                await asyncio.sleep(0)
+                if _others_ready(loop):
+                    # Writers ready in this loop iteration join the batch.
+                    await asyncio.sleep(0)
             except asyncio.CancelledError:
                 self._gathering = False
                 if pending in self._queue:
@@ -213,3 +214,11 @@ class Batcher(Generic[W]):
                 future.set_exception(outcome.error)
             else:
                 future.set_result(outcome)
+
+
+def _others_ready(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether anything else is ready to run in this loop iteration (so a writer waiting a
+    turn of the loop may get company). asyncio's own loops keep that queue as ``_ready``;
+    for another loop, assume there is."""
+    ready = getattr(loop, "_ready", None)
+    return ready is None or bool(ready)

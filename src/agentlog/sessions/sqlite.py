@@ -122,6 +122,8 @@ class SqliteSessionService:
                 self._db.abandon()
                 raise
         self._writes = GroupCommit(self._writer, self._inline)
+        self._pks: dict[SessionKey, int] = {}
+        """Sessions' primary keys, as appends found them (see ``_append``)."""
         self._reads: Batcher[Callable[[sqlite3.Connection], Any]] = Batcher(
             self._read_batch, closed_error=self._db.closed_error
         )
@@ -296,6 +298,7 @@ class SqliteSessionService:
                 functools.partial(_delete, app_name=app_name, user_id=user_id, sid=session_id)
             )
         finally:
+            self._pks.pop((app_name, user_id, session_id), None)
             if self._cache is not None:
                 self._cache.drop((app_name, user_id, session_id))
 
@@ -304,9 +307,17 @@ class SqliteSessionService:
         plan = plan_append(session, event)
         if plan is None:
             return session
-        token = await self._writes.write(functools.partial(_append, session=session, plan=plan))
+        key = (session.app_name, session.user_id, session.id)
+        write = functools.partial(_append, session=session, plan=plan, known_pk=self._pks.get(key))
+        try:
+            token = await self._writes.write(write)
+        except StoreError:
+            self._pks.pop(key, None)  # perhaps another session's now: looked up next time
+            raise
+        if len(self._pks) >= _MAX_PKS:
+            self._pks.clear()
+        self._pks[key] = token[0]
         if self._cache is not None:
-            key = (session.app_name, session.user_id, session.id)
             self._cache.extend(key, token, plan.expected_version, plan.event)
         return session_after(session, plan)
 
@@ -414,16 +425,25 @@ def _no_setup(conn: sqlite3.Connection) -> None:
     """The writer's connection needs nothing more: the reader's opening migrated the file."""
 
 
-def _append(conn: sqlite3.Connection, *, session: Session, plan: AppendPlan) -> tuple[int, float]:
-    """Store one planned append; return the session's cache token (pk and creation time)."""
+def _append(
+    conn: sqlite3.Connection, *, session: Session, plan: AppendPlan, known_pk: int | None
+) -> tuple[int, float]:
+    """Store one planned append; return the session row's cache token (primary key and
+    creation time).
+
+    The row is updated by its primary key with every check in the WHERE (an UPDATE ...
+    RETURNING costs SQLite a temporary table, more than a lookup and an update). The key is
+    ``known_pk`` when the store has seen it and the session carries its creation time, which
+    the update checks, so a key now naming another session (deleted and made again) matches
+    nothing; otherwise it is looked up first, under the same write lock.
+    """
     event = plan.event
-    # The row looked up, then updated by its primary key with every check in the WHERE: under
-    # the write lock the two are one step, and an UPDATE ... RETURNING costs SQLite a
-    # temporary table, more than both statements together.
-    row = conn.execute(_SESSION_PK, (session.app_name, session.user_id, session.id)).fetchone()
-    if row is None:
-        raise SessionNotFoundError(session.app_name, session.user_id, session.id)
-    pk = row[0]
+    pk, create_time = known_pk, session.create_time
+    if pk is None or create_time is None:
+        row = conn.execute(_SESSION_PK, (session.app_name, session.user_id, session.id)).fetchone()
+        if row is None:
+            raise SessionNotFoundError(session.app_name, session.user_id, session.id)
+        pk, create_time = row
     updated = conn.execute(
         "UPDATE sessions SET version = ?, last_update_time = ? WHERE pk = ? AND version = ?"
         " AND (? IS NULL OR create_time = ?)"
@@ -464,8 +484,11 @@ def _append(conn: sqlite3.Connection, *, session: Session, plan: AppendPlan) -> 
     except sqlite3.IntegrityError as exc:
         raise DuplicateEventError(session.id, event.id) from exc
     _write_delta(conn, pk, session.app_name, session.user_id, plan.delta)
-    return pk, row[1]
+    return pk, create_time
 
+
+_MAX_PKS: Final = 100_000
+"""Primary keys kept before the map starts again."""
 
 _SESSION_PK: Final = (
     "SELECT pk, create_time FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?"
