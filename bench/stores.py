@@ -946,6 +946,51 @@ async def floor_pg_appender(
     return Appender(append, session, events, count, close)
 
 
+async def floor_pg_async_appender(ctx: Context, row: Row) -> Appender:
+    """The one-statement floor over psycopg's async connection, as an asyncio store must
+    drive it: what the async API adds to the bare statement, and nothing else."""
+    import psycopg
+
+    assert ctx.dsn is not None
+    dsn = with_options(ctx.dsn, search_path=ctx.schema("floor_async_append"))
+    with psycopg.connect(dsn, autocommit=True) as setup:
+        session, created = floor_pg_session(setup)
+    conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+    events = floor_events(ctx.append_specs, base_after(created))
+
+    async def append(current: FloorSession, event: FloorEvent) -> FloorSession:
+        version = current.version
+        cursor = await conn.execute(
+            _FLOOR_PG_ONE_STATEMENT,
+            (
+                version + 1,
+                event.timestamp,
+                json.dumps(event.delta),
+                current.pk,
+                version,
+                version + 1,
+                event.event_id,
+                event.invocation_id,
+                event.author,
+                event.timestamp,
+                json.dumps(event.body, separators=(",", ":")),
+            ),
+        )
+        if await cursor.fetchone() is None:
+            raise RuntimeError("stale session")
+        current.version += 1
+        return current
+
+    async def count() -> int:
+        cursor = await conn.execute(
+            "SELECT count(*) FROM events WHERE session_pk = %s", (session.pk,)
+        )
+        found = await cursor.fetchone()
+        return int(found[0]) if found else 0
+
+    return Appender(append, session, events, count, conn.close)
+
+
 async def floor_pg_transaction_appender(ctx: Context, row: Row) -> Appender:
     return await floor_pg_appender(ctx, "floor_append", floor_pg_append, autocommit=False)
 
@@ -1059,6 +1104,16 @@ def stores() -> list[Store]:
         Store(
             Row("floor: psycopg 3, one CTE statement", "PostgreSQL", "floor", _PG_DEFAULT),
             floor_pg_statement_appender,
+            None,
+        ),
+        Store(
+            Row(
+                "floor: psycopg 3 async, one CTE statement",
+                "PostgreSQL",
+                "diagnostic",
+                _PG_DEFAULT,
+            ),
+            floor_pg_async_appender,
             None,
         ),
         Store(
