@@ -6,12 +6,13 @@ or missing session writes nothing, and the statement is its own transaction. An 
 therefore atomic and costs one round trip. Reads that need several statements send them as one
 pipeline inside one ``REPEATABLE READ`` transaction: one snapshot, one round trip.
 
-Appends made at the same moment, to any sessions, are sent together
-(:mod:`agentlog._stores.batching`): one pipeline, one transaction, one commit for the batch.
+Writes (appends, new sessions, leases) and loads made at the same moment, for any sessions,
+are sent together (:mod:`agentlog._stores.pg_batches`): one pipeline, one transaction (one
+commit for writes, one snapshot for loads), on connections of the store's own beside the pool.
 A stale or refused append among them still writes nothing (its statement finds no row ``s``)
 and the others commit. A statement that fails (a duplicate event id, a deadlock) aborts the
-batch's transaction, so nothing of it was written; each of its appends is then sent again on
-its own, so that one fails alone.
+batch's transaction, so nothing of it was written; each write of it is then sent again on its
+own, so that one fails alone.
 """
 
 from __future__ import annotations
