@@ -24,7 +24,7 @@ its tool runs, at most once per request, however many processes race to answer i
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -46,10 +46,12 @@ __all__ = [
     "REQUEST_CREDENTIAL",
     "WITHHELD",
     "PendingRequest",
+    "Request",
     "confirmation_answer",
     "credential_answer",
     "is_human_request",
     "pending_requests",
+    "requests_of",
     "resolve_answers",
     "withhold_credentials",
 ]
@@ -88,21 +90,31 @@ class PendingRequest(BaseModel):
 
 
 @dataclass(frozen=True, slots=True)
-class _Request:
+class Request:
+    """One request to a person an event makes, answered or not (see :func:`requests_of`)."""
+
     event: Event
+    """The event that makes it."""
     request_id: str
+    """What an answer names: the request call's id, or for an action-only request its key."""
     function_call_id: str
+    """The tool call waiting on it."""
     kind: Literal["confirmation", "credential"]
     hint: str
     payload: Any
+    """Data shown with a confirmation (the stored request's, else the request call's)."""
+    auth_type: str | None = None
+    """The scheme a credential request asks for."""
 
     @property
     def answer_name(self) -> str:
+        """The function name an answer to it must carry."""
         return REQUEST_CONFIRMATION if self.kind == "confirmation" else REQUEST_CREDENTIAL
 
 
-def _requests_of(event: Event) -> Iterable[_Request]:
-    """The requests one event makes: its request calls, then action-only requests."""
+def requests_of(event: Event) -> list[Request]:
+    """The requests one event makes: its request calls in order, then action-only requests."""
+    found: list[Request] = []
     covered: set[str] = set()
     for call in event.function_calls():
         if not is_human_request(call.name):
@@ -115,40 +127,52 @@ def _requests_of(event: Event) -> Iterable[_Request]:
         payload = args.get("payload") if confirmation else None
         if confirmation and stored is not None and stored.payload is not None:
             payload = thaw(stored.payload)
-        yield _Request(
-            event=event,
-            request_id=call.id,
-            function_call_id=original,
-            kind="confirmation" if confirmation else "credential",
-            hint=str(args.get("hint", "")),
-            payload=payload,
+        auth_type = None if confirmation else args.get("auth_type")
+        found.append(
+            Request(
+                event=event,
+                request_id=call.id,
+                function_call_id=original,
+                kind="confirmation" if confirmation else "credential",
+                hint=str(args.get("hint", "")),
+                payload=payload,
+                auth_type=None if auth_type is None else str(auth_type),
+            )
         )
-    for call_id, asked in event.actions.requested_tool_confirmations.items():
+    actions = event.actions
+    for call_id, asked in actions.requested_tool_confirmations.items():
         if call_id not in covered:
-            yield _Request(event, call_id, call_id, "confirmation", asked.hint, thaw(asked.payload))
-    for call_id, auth in event.actions.requested_auth_configs.items():
+            found.append(
+                Request(event, call_id, call_id, "confirmation", asked.hint, thaw(asked.payload))
+            )
+    for call_id, auth in actions.requested_auth_configs.items():
         if call_id not in covered:
-            yield _Request(event, call_id, call_id, "credential", auth.hint or "", None)
+            found.append(
+                Request(
+                    event, call_id, call_id, "credential", auth.hint or "", None, auth.auth_type
+                )
+            )
+    return found
 
 
 @dataclass(frozen=True, slots=True)
 class _Index:
-    requests: dict[str, _Request]
+    requests: dict[str, Request]
     """Every request made, by request id."""
     answered: set[str]
-    pending: list[_Request]
+    pending: list[Request]
     """Unanswered and not abandoned, oldest first."""
 
 
 def _index(events: Sequence[Event]) -> _Index:
     answered = {r.id for e in events for r in e.function_responses()}
-    requests: dict[str, _Request] = {}
-    pending: list[_Request] = []
+    requests: dict[str, Request] = {}
+    pending: list[Request] = []
     for event in events:
         if event.author == "user" and event.text():
             pending.clear()  # a new message abandons every request before it
             continue
-        for request in _requests_of(event):
+        for request in requests_of(event):
             requests.setdefault(request.request_id, request)
             if request.request_id not in answered:
                 pending.append(request)

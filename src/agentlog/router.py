@@ -26,7 +26,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentlog._frozen import thaw
-from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, is_human_request
+from agentlog.approvals import (
+    REQUEST_CONFIRMATION,
+    REQUEST_CREDENTIAL,
+    Request,
+    is_human_request,
+    requests_of,
+)
 from agentlog.events import ErrorCode, Event
 
 __all__ = ["USER_MESSAGES", "MessageKind", "RoutedMessage", "route", "turn_end", "user_message"]
@@ -107,42 +113,17 @@ def route(event: Event) -> list[RoutedMessage]:
     out: list[RoutedMessage] = []
     if spoken_by_user and event.text():
         out.append(msg("user_message", event.text()))
-    asked: set[str] = set()  # the calls whose request a request call below surfaces
+    # The requests the event makes (agentlog.approvals): one per request call, in call order,
+    # routed where the call stands, then those a custom agent writes only in the actions (left
+    # unrouted, such a turn would hang unseen).
+    requests = iter(requests_of(event))
     for call in event.function_calls():
-        args = thaw(call.args)
         if is_human_request(call.name):
-            asked.add(str(args.get("function_call_id", "")))
-        if call.name == REQUEST_CONFIRMATION:
-            original = str(args.get("function_call_id", ""))
-            confirmation = event.actions.requested_tool_confirmations.get(original)
-            out.append(
-                msg(
-                    "needs_approval",
-                    str(args.get("hint", "")),
-                    request_id=call.id,
-                    function_call_id=original,
-                    # The stored request's payload when it has one, as agentlog.approvals.
-                    payload=(
-                        thaw(confirmation.payload)
-                        if confirmation is not None and confirmation.payload is not None
-                        else args.get("payload")
-                    ),
-                )
-            )
-        elif call.name == REQUEST_CREDENTIAL:
-            out.append(
-                msg(
-                    "needs_approval",
-                    str(args.get("hint", "")),
-                    request_id=call.id,
-                    function_call_id=str(args.get("function_call_id", "")),
-                    credential=True,
-                    auth_type=args.get("auth_type"),
-                )
-            )
+            out.append(_approval(next(requests), msg))
         else:
+            args = thaw(call.args)
             out.append(msg("tool_call", _call_text(call.name, args), name=call.name, args=args))
-    out.extend(_requests_in_actions(event, asked, msg))
+    out.extend(_approval(request, msg) for request in requests)
     for response in event.function_responses():
         body = thaw(response.response)
         if response.name == REQUEST_CONFIRMATION:
@@ -166,37 +147,24 @@ def route(event: Event) -> list[RoutedMessage]:
     return out
 
 
-def _requests_in_actions(
-    event: Event, asked: set[str], msg: Callable[..., RoutedMessage]
-) -> list[RoutedMessage]:
-    """The requests ``event`` carries only in its actions, as a custom agent writes them (no
-    request call), keyed by their own id: left unrouted, such a turn would hang unseen."""
-    out: list[RoutedMessage] = []
-    actions = event.actions
-    for key, confirmation in actions.requested_tool_confirmations.items():
-        if key not in asked:
-            out.append(
-                msg(
-                    "needs_approval",
-                    confirmation.hint,
-                    request_id=key,
-                    function_call_id=key,
-                    payload=thaw(confirmation.payload),
-                )
-            )
-    for key, request in actions.requested_auth_configs.items():
-        if key not in asked:
-            out.append(
-                msg(
-                    "needs_approval",
-                    request.hint,
-                    request_id=key,
-                    function_call_id=key,
-                    credential=True,
-                    auth_type=request.auth_type,
-                )
-            )
-    return out
+def _approval(request: Request, msg: Callable[..., RoutedMessage]) -> RoutedMessage:
+    """The ``needs_approval`` message of one request to a person."""
+    if request.kind == "confirmation":
+        return msg(
+            "needs_approval",
+            request.hint,
+            request_id=request.request_id,
+            function_call_id=request.function_call_id,
+            payload=request.payload,
+        )
+    return msg(
+        "needs_approval",
+        request.hint,
+        request_id=request.request_id,
+        function_call_id=request.function_call_id,
+        credential=True,
+        auth_type=request.auth_type,
+    )
 
 
 def turn_end(invocation_id: str, author: str = "") -> RoutedMessage:
