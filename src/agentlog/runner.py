@@ -49,9 +49,8 @@ from agentlog.logs import get_logger, log_context, set_event
 from agentlog.models.scripted import ScriptError
 from agentlog.run_config import RunConfig
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
-from agentlog.sessions.leases import SessionLeases
 from agentlog.state import TEMP_PREFIX
-from agentlog.turn_lease import COMPACTION_LEASE, TurnLease, hold_session
+from agentlog.turn_lease import COMPACTION_LEASE, TurnLease, hold_session, lease_for
 
 __all__ = ["Runner", "confirmation_answer", "credential_answer"]
 
@@ -282,13 +281,9 @@ class Runner:
         )
 
     def _hold(self, user_id: str, session_id: str, invocation_id: str) -> TurnLease | None:
-        """The turn's hold on the session lease; ``None`` for a store without leases (turns
-        are then serialised within this process only)."""
-        store = self.session_service
-        if not isinstance(store, SessionLeases):
-            return None
-        return TurnLease(
-            store,
+        """The turn's hold on the session lease (``None`` for a store without leases)."""
+        return lease_for(
+            self.session_service,
             app_name=self.app_name,
             user_id=user_id,
             session_id=session_id,

@@ -29,7 +29,7 @@ from agentlog.logs import get_logger
 from agentlog.sessions.base import SessionService
 from agentlog.sessions.leases import Lease, SessionLeases
 
-__all__ = ["COMPACTION_LEASE", "TurnLease", "hold_session"]
+__all__ = ["COMPACTION_LEASE", "TurnLease", "hold_session", "lease_for"]
 
 logger = get_logger("agentlog.runner")
 
@@ -166,6 +166,31 @@ class TurnLease:
             )
 
 
+def lease_for(
+    store: SessionService,
+    *,
+    app_name: str,
+    user_id: str,
+    session_id: str,
+    invocation_id: str,
+    ttl_s: float,
+    wait_s: float,
+) -> TurnLease | None:
+    """A hold on the session's lease for ``invocation_id`` (not yet taken); ``None`` for a
+    store without leases, whose writers are then serialised within one process only."""
+    if not isinstance(store, SessionLeases):
+        return None
+    return TurnLease(
+        store,
+        app_name=app_name,
+        user_id=user_id,
+        session_id=session_id,
+        invocation_id=invocation_id,
+        ttl_s=ttl_s,
+        wait_s=wait_s,
+    )
+
+
 @asynccontextmanager
 async def hold_session(
     store: SessionService,
@@ -179,10 +204,7 @@ async def hold_session(
 ) -> AsyncIterator[int | None]:
     """Hold the session's lease for work outside a turn (a compaction, in any process); yield
     its fencing token to append under, or ``None`` for a store without leases."""
-    if not isinstance(store, SessionLeases):
-        yield None
-        return
-    hold = TurnLease(
+    hold = lease_for(
         store,
         app_name=app_name,
         user_id=user_id,
@@ -191,6 +213,9 @@ async def hold_session(
         ttl_s=ttl_s,
         wait_s=wait_s,
     )
+    if hold is None:
+        yield None
+        return
     lease = await hold.acquire()
     try:
         yield lease.token
