@@ -45,7 +45,7 @@ from typing import Any, Final
 
 import httpx
 
-from bench.server import DEFAULT_DSN, HOST, WORKDIR, free_port, log, wait_ready
+from bench.server import DEFAULT_DSN, HOST, WORKDIR, free_port, log, stop_process, wait_ready
 
 LOOKUP: Final = "my order A-1001?"
 REFUND: Final = "please refund the shipping"
@@ -79,13 +79,7 @@ class Process:
         await wait_ready(self.url, self.process, self.logfile, wait_s)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_process(self.process)
 
 
 @dataclass

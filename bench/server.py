@@ -117,13 +117,18 @@ class Server:
         await wait_ready(self.url, self.process, self.logfile, wait_s, health)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_process(self.process)
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """Stop a child: SIGTERM, then SIGKILL if it has not exited within 15 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
 
 
 async def wait_ready(
