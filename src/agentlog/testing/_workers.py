@@ -88,22 +88,7 @@ def append_with_retries(
 
 def append_forever(spec: ServiceSpec, app: str, user: str, sid: str) -> None:
     """Append events, each with a delta, until killed."""
-
-    async def run() -> None:
-        service = spec.build()
-        session = await _reload(service, app, user, sid)
-        i = session.version
-        while True:
-            i += 1
-            event = Event(
-                invocation_id=f"inv-{i}",
-                author="crasher",
-                content=Content.from_text(f"event {i} " + "x" * (i % 7 * 100), role="model"),
-                actions=EventActions(state_delta={"n": i, f"k{i % 5}": i, "gone": None}),
-            )
-            session = await service.append_event(session, event)
-
-    asyncio.run(run())
+    append_many_forever(spec, app, user, [sid])
 
 
 def append_many_forever(spec: ServiceSpec, app: str, user: str, sids: list[str]) -> None:
