@@ -53,9 +53,9 @@ from agentlog.summary import (
     transcript_lines,
     validate_output,
 )
-from agentlog.summary._evalmatch import key_values, mentions
-from agentlog.summary._extract import failed, is_state_changing
+from agentlog.summary.evaluation._match import key_values, mentions
 from agentlog.summary.example import refund_session_events
+from agentlog.summary.record._extract import failed, is_state_changing
 
 RENDER_TARGET_MS = 20.0
 EXTRACTIVE_TARGET = 200.0

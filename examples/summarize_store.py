@@ -30,7 +30,7 @@ def open_stores(db: str) -> tuple[SessionService, SummaryStore]:
     """The session store ``db`` names and the summary store beside it."""
     if db.startswith(("postgresql://", "postgres://")):
         from agentlog.sessions.postgres import PostgresSessionService
-        from agentlog.summary.postgres import PostgresSummaryStore
+        from agentlog.summary.stores.postgres import PostgresSummaryStore
 
         return PostgresSessionService(db), PostgresSummaryStore(db)
     return SqliteSessionService(db), SqliteSummaryStore(db)

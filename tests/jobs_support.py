@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from agentlog.summary import ExtractiveSummarizer, SummaryInput, SummaryResult
-from agentlog.summary.result import events_of
+from agentlog.summary.record.result import events_of
 
 GATE_WAIT_S = 120.0
 """The longest a gated call waits; a test that never opens the gate fails, it does not hang."""

@@ -19,7 +19,7 @@ from agentlog.compaction import EventsCompactionConfig, LlmEventSummarizer
 from agentlog.models.base import LlmResponse
 from agentlog.models.scripted import ScriptedLlm
 from agentlog.sessions.base import GetSessionConfig
-from agentlog.summary.extractive import ExtractiveSummarizer
+from agentlog.summary.summarisers.extractive import ExtractiveSummarizer
 
 APP = "shop"
 USER = "ana"

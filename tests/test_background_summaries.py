@@ -88,7 +88,7 @@ async def test_with_a_queue_a_scan_only_enqueues_each_version_once() -> None:
     assert sessions.loads == []
     assert await store.list(app_name=APP) == []  # the worker's job, not the server's
     # A worker stores s1's summary; new events on s2 make a new version to enqueue.
-    from agentlog.summary.store import StoredSummary
+    from agentlog.summary.stores.base import StoredSummary
 
     await store.put(StoredSummary(
         app_name=APP, user_id=USER, session_id="s1", session_version=n, status="failed"

@@ -17,8 +17,8 @@ from agentlog.compaction.summarizer import (
 from agentlog.events import Event
 from agentlog.models.scripted import ScriptedLlm
 from agentlog.summary import compaction_validator, render_transcript, validate_output
-from agentlog.summary.compaction_check import resolved_in
-from agentlog.summary.entities import Entity
+from agentlog.summary.record.compaction_check import resolved_in
+from agentlog.summary.record.entities import Entity
 from compaction_helpers import call, ev, response, text
 
 

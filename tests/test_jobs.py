@@ -257,7 +257,7 @@ async def test_a_failing_job_retries_then_ends_failed_with_the_error_stored(
     from agentlog.jobs.summaries import SummaryJobServices
     from agentlog.jobs.worker import run_worker
     from agentlog.sessions.postgres import PostgresSessionService
-    from agentlog.summary.postgres import PostgresSummaryStore
+    from agentlog.summary.stores.postgres import PostgresSummaryStore
     from jobs_support import FailingSummarizer
 
     monkeypatch.setenv("AGENTLOG_TEST_JOBS_LOG", str(tmp_path / "calls.log"))

@@ -60,7 +60,7 @@ async def test_a_deferred_compaction_is_run_by_a_worker_with_the_config(
     from agentlog.jobs.summaries import SummaryJobServices
     from agentlog.jobs.worker import run_worker
     from agentlog.summary import ExtractiveSummarizer
-    from agentlog.summary.store import InMemorySummaryStore
+    from agentlog.summary.stores.base import InMemorySummaryStore
 
     store, queue = parts["store"], parts["queue"]
     summarizer = Counting()

@@ -12,7 +12,7 @@ from agentlog.summary import (
     find_entities,
     normalise_amount,
 )
-from agentlog.summary.entities import recall_keys
+from agentlog.summary.record.entities import recall_keys
 
 
 def keys(text: str, patterns: EntityPatterns | None = None) -> list[str]:
@@ -153,7 +153,7 @@ def test_non_ascii_text_keeps_positions_and_currencies() -> None:
 
 
 def test_an_amount_too_long_to_round_is_not_an_amount() -> None:
-    from agentlog.summary._scan import amount_key
+    from agentlog.summary.record._scan import amount_key
 
     assert amount_key("1" * 40) is None
     assert amount_key("1,234.5") == "money:1234.50"

@@ -17,7 +17,7 @@ from agentlog.summary import (
     SummaryResult,
     load_jsonl_sessions,
 )
-from agentlog.summary.evaluation import (
+from agentlog.summary.evaluation.scoring import (
     Tally,
     action_recalled,
     aggregate,

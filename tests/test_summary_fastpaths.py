@@ -18,15 +18,15 @@ import pytest
 
 from agentlog.summary import (
     ExtractiveSummarizer,
-    _scan,
     load_jsonl_sessions,
     transcript_entities,
     transcript_lines,
 )
-from agentlog.summary._fold import casefold_utf8, lower
-from agentlog.summary.entities import _LOOSE_NUMBER, EntityPatterns, _numbers
-from agentlog.summary.expected import missing_entities, missing_from_transcript
-from agentlog.summary.instructions import (
+from agentlog.summary.record import _scan
+from agentlog.summary.record._fold import casefold_utf8, lower
+from agentlog.summary.record.entities import _LOOSE_NUMBER, EntityPatterns, _numbers
+from agentlog.summary.record.expected import missing_entities, missing_from_transcript
+from agentlog.summary.record.instructions import (
     DEFAULT_INSTRUCTION_PATTERNS,
     InstructionPatterns,
     _first_literal,

@@ -19,16 +19,16 @@ def _imported_after(statement: str) -> set[str]:
 
 def test_the_record_and_its_checks_do_not_import_the_runner() -> None:
     loaded = _imported_after(
-        "import agentlog.summary.schema, agentlog.summary.provenance, "
-        "agentlog.summary.validate, agentlog.summary.entities"
+        "import agentlog.summary.record.schema, agentlog.summary.record.provenance, "
+        "agentlog.summary.record.validate, agentlog.summary.record.entities"
     )
-    assert "agentlog.summary.validate" in loaded
+    assert "agentlog.summary.record.validate" in loaded
     assert "agentlog.runner" not in loaded
-    assert "agentlog.summary.service" not in loaded
+    assert "agentlog.summary.summarisers.service" not in loaded
 
 
 def test_the_package_still_exports_the_model_backed_service() -> None:
-    from agentlog.summary.service import SummaryService
+    from agentlog.summary.summarisers.service import SummaryService
 
     assert agentlog.summary.SummaryService is SummaryService
     assert "SummaryService" in agentlog.summary.__all__

@@ -1,5 +1,6 @@
-"""Entities learned from the session itself (``agentlog.summary.learned``): the validator checks a
-domain it has no preset for, and the new-domain evaluation set ``evals/booking-eval.jsonl``."""
+"""Entities learned from the session itself (``agentlog.summary.record.learned``): the validator
+checks a domain it has no preset for, and the new-domain evaluation set
+``evals/booking-eval.jsonl``."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from agentlog.summary import (
     transcript_lines,
     validate_output,
 )
-from agentlog.summary.evaluation import mentions
-from agentlog.summary.learned import identifier_shaped, is_id_key
+from agentlog.summary.evaluation.scoring import mentions
+from agentlog.summary.record.learned import identifier_shaped, is_id_key
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOKING = ROOT / "evals" / "booking-eval.jsonl"

@@ -29,8 +29,8 @@ from agentlog.summary import (
     transcript_lines,
     validate_output,
 )
-from agentlog.summary.entities import _TOKEN, _tokens
-from agentlog.summary.expected import entity_occurrences
+from agentlog.summary.record.entities import _TOKEN, _tokens
+from agentlog.summary.record.expected import entity_occurrences
 from agentlog.transcript import _ENCODER, _dumps
 
 TAU2 = Path(__file__).parent / "data" / "tau2"

@@ -1,5 +1,5 @@
 """The provenance rules, one by one: what a cited event must hold for each label, and when the
-validator refuses an item instead (``agentlog.summary.provenance``)."""
+validator refuses an item instead (``agentlog.summary.record.provenance``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from agentlog.summary import (
     render_transcript,
     validate_output,
 )
-from agentlog.summary.evidence import is_decision
+from agentlog.summary.record.evidence import is_decision
 
 T0 = 1_790_000_000.0
 

@@ -31,7 +31,7 @@ class TestPostgresSummaryStore(SummaryStoreConformance):
         self.dsn, self.schema = postgres_dsn, postgres_schema
 
     async def make_store(self) -> SummaryStore:
-        from agentlog.summary.postgres import PostgresSummaryStore
+        from agentlog.summary.stores.postgres import PostgresSummaryStore
 
         return PostgresSummaryStore(self.dsn, schema=self.schema)
 
@@ -40,7 +40,7 @@ class TestPostgresSummaryStore(SummaryStoreConformance):
 async def test_postgres_summaries_survive_a_new_store(
     postgres_dsn: str, postgres_schema: str
 ) -> None:
-    from agentlog.summary.postgres import PostgresSummaryStore
+    from agentlog.summary.stores.postgres import PostgresSummaryStore
     from agentlog.testing.summaries import summary
 
     async with PostgresSummaryStore(postgres_dsn, schema=postgres_schema) as first:

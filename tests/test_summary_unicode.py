@@ -1,12 +1,12 @@
 """Instruction detection that survives Unicode tricks: every pattern reads the text as
-``agentlog.summary.unicode_fold.fold`` spells it."""
+``agentlog.summary.record.unicode_fold.fold`` spells it."""
 
 from __future__ import annotations
 
 import pytest
 
 from agentlog.summary import InstructionPatterns, SummaryItem, SummaryRecord, check_record
-from agentlog.summary.unicode_fold import CONFUSABLES, fold
+from agentlog.summary.record.unicode_fold import CONFUSABLES, fold
 
 ZWSP, ZWJ, WJ, SHY, NBSP, NBHY = "\u200b", "\u200d", "\u2060", "\u00ad", "\u00a0", "\u2011"
 

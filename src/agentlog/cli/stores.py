@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from agentlog.memory import MemoryService
     from agentlog.sessions.base import SessionService
     from agentlog.summary import SummaryStore
-    from agentlog.summary.background import SummaryQueue
+    from agentlog.summary.summarisers.background import SummaryQueue
 
 __all__ = [
     "build_artifacts",
@@ -70,7 +70,7 @@ def build_extras(db: str) -> tuple[SummaryStore, MemoryService, str]:
 
     if is_postgres(db):
         from agentlog.memory.postgres import PostgresMemoryService
-        from agentlog.summary.postgres import PostgresSummaryStore
+        from agentlog.summary.stores.postgres import PostgresSummaryStore
 
         note = "summaries and memory in PostgreSQL"
         return PostgresSummaryStore(db), PostgresMemoryService(db), note

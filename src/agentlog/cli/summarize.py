@@ -4,7 +4,7 @@ Both run the extractive summariser (offline, deterministic, free) unless ``--mod
 provider:model`` names a real one, which goes through ``SummaryService`` (validator, one
 retry, no unchecked record). ``summarize`` writes each result as JSON and each delivered record
 as a Markdown digest and prints the metrics; ``eval`` scores a summariser against evaluation
-sets (:mod:`agentlog.summary.evaluation`) and prints a table per file, or JSON.
+sets (:mod:`agentlog.summary.evaluation.scoring`) and prints a table per file, or JSON.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import typer
 
 if TYPE_CHECKING:
     from agentlog.cli.summary_runs import AnySession, Summarizers
-    from agentlog.summary.result import SummaryResult
+    from agentlog.summary.record.result import SummaryResult
 
 __all__ = ["PatternSet", "eval_command", "register", "summarize_command"]
 
@@ -121,7 +121,7 @@ def summarize_command(
         write_result,
     )
     from agentlog.cli.tables import metrics_table
-    from agentlog.summary.metrics import SummaryMetrics
+    from agentlog.summary.summarisers.metrics import SummaryMetrics
 
     if (db is None) == (jsonl is None):
         raise typer.BadParameter("give either --db (with --app) or --jsonl")

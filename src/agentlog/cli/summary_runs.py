@@ -15,13 +15,13 @@ import typer
 from agentlog.events import Event
 from agentlog.models.base import BaseLlm
 from agentlog.sessions.base import Session, SessionService
-from agentlog.summary.digest import render_digest
-from agentlog.summary.entities import EntityPatterns
-from agentlog.summary.evaluation import EvalReport, aggregate, score_session
-from agentlog.summary.extractive import ExtractiveSummarizer
-from agentlog.summary.import_ import ImportedSession, load_jsonl_sessions
-from agentlog.summary.result import Summarizer, SummaryResult, TokenPrice
-from agentlog.summary.service import SummaryService
+from agentlog.summary.evaluation.scoring import EvalReport, aggregate, score_session
+from agentlog.summary.importers.jsonl import ImportedSession, load_jsonl_sessions
+from agentlog.summary.record.entities import EntityPatterns
+from agentlog.summary.record.result import Summarizer, SummaryResult, TokenPrice
+from agentlog.summary.summarisers.extractive import ExtractiveSummarizer
+from agentlog.summary.summarisers.service import SummaryService
+from agentlog.summary.uses.digest import render_digest
 
 __all__ = [
     "AnySession",

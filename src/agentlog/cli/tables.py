@@ -8,8 +8,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from agentlog.summary.evaluation import EvalReport, Tally
-from agentlog.summary.metrics import SummaryMetrics
+from agentlog.summary.evaluation.scoring import EvalReport, Tally
+from agentlog.summary.summarisers.metrics import SummaryMetrics
 
 __all__ = ["eval_table", "metrics_table", "progress"]
 

@@ -69,7 +69,7 @@ def worker(
         from agentlog.jobs.summaries import SummaryJobServices
         from agentlog.jobs.worker import run_worker
         from agentlog.sessions.postgres import PostgresSessionService
-        from agentlog.summary.postgres import PostgresSummaryStore
+        from agentlog.summary.stores.postgres import PostgresSummaryStore
     except ImportError as exc:
         raise typer.BadParameter(
             f"{exc}; the worker needs the jobs extra: pip install 'agentlog[jobs]'"

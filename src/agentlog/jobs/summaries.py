@@ -26,8 +26,8 @@ from agentlog.errors import SessionNotFoundError
 from agentlog.jobs._deps import BaseRetryStrategy, Blueprint, JobContext
 from agentlog.logs import get_logger
 from agentlog.sessions.base import SessionService
-from agentlog.summary.result import Summarizer
-from agentlog.summary.store import StoredSummary, SummaryStore
+from agentlog.summary.record.result import Summarizer
+from agentlog.summary.stores.base import StoredSummary, SummaryStore
 
 __all__ = [
     "CONTEXT_KEY",

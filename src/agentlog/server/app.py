@@ -36,7 +36,7 @@ from agentlog.sessions.base import SessionService
 if TYPE_CHECKING:
     from agentlog.memory import MemoryService
     from agentlog.summary import BackgroundSummarizer, Summarizer, SummaryStore
-    from agentlog.summary.background import SummaryQueue
+    from agentlog.summary.summarisers.background import SummaryQueue
 
 __all__ = ["RunnerFactory", "create_app"]
 

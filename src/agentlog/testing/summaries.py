@@ -13,8 +13,8 @@ from typing import TypedDict
 import pytest
 
 from agentlog.errors import StoreUnavailableError
-from agentlog.summary.schema import SummaryItem, SummaryRecord
-from agentlog.summary.store import StoredSummary, SummaryStatus, SummaryStore
+from agentlog.summary.record.schema import SummaryItem, SummaryRecord
+from agentlog.summary.stores.base import StoredSummary, SummaryStatus, SummaryStore
 
 __all__ = ["SummaryStoreConformance", "summary"]
 

@@ -1,0 +1,202 @@
+"""Heuristics of the extractive summariser: which tools write, which sentences promise, and
+how a tool payload becomes one line of text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from typing import Any, Final
+
+from agentlog.summary.record.entities import EntityPatterns
+
+__all__ = [
+    "READ_VERBS",
+    "SALIENT_KEYS",
+    "WRITE_VERBS",
+    "clip",
+    "failed",
+    "is_lookup",
+    "is_promise",
+    "is_state_changing",
+    "names_something",
+    "needs_context",
+    "payload_text",
+    "sentences",
+]
+
+WRITE_VERBS: Final = frozenset(
+    {
+        "activate", "add", "apply", "approve", "archive", "assign", "block", "book", "cancel",
+        "change", "charge", "close", "confirm", "connect", "create", "credit", "deactivate",
+        "delete", "disable", "disconnect", "downgrade", "edit", "enable", "escalate",
+        "exchange", "grant", "insert", "install", "issue", "lock", "make", "modify", "move",
+        "pay", "place", "post", "put", "reboot", "refuel", "refund", "register", "reject",
+        "remove", "rename", "renew", "replace", "reschedule", "reseat", "reset", "restart",
+        "restore", "resume", "return", "revoke", "save", "schedule", "send", "set", "submit",
+        "subscribe", "suspend", "switch", "toggle", "transfer", "turn", "unblock", "uninstall",
+        "unlock", "unsubscribe", "update", "upgrade", "write",
+    }
+)  # fmt: skip
+"""Words of a tool name that say it changes something."""
+
+READ_VERBS: Final = frozenset(
+    {
+        "calculate", "can", "check", "count", "describe", "estimate", "fetch", "find", "get",
+        "has", "is", "list", "look", "lookup", "preview", "query", "quote", "read", "run",
+        "search", "show", "validate", "verify", "view",
+    }
+)  # fmt: skip
+"""First words of a tool name that say it only reads."""
+
+_NAME_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_SENTENCE: Final = re.compile(r"\s*⏎\s*|(?<=[.!?])\s+(?=[^a-z\s])")
+# What makes an agent's sentence a promise: a future ("I'll", "will call", "should reach"), an
+# entitlement ("you'll have access until"), or a present tense that schedules ("ships by 27
+# March", "closes on 30 April", "is on its way", "goes back to your card"). A conditional
+# ("once we receive it, we'll ship") is still a promise; advice and policy ("refunds are
+# available within 14 days") are not.
+# Matched against the lower-cased sentence: a case-sensitive search of lower-case text is
+# about 2.5 times faster than an IGNORECASE one.
+_PROMISE: Final = re.compile(
+    r"\b(?:i|we)(?:['\u2019]ll| will| shall)\b(?! (?:need|require|ask|be (?:happy|glad)))"
+    r"|\b(?:i|we)(?:['\u2019]ve| have) (?:\w+ed|sent|made|done|paid|issued|set)\b"
+    r"|\b(?:will|won['\u2019]t) (?:(?:also|then|now|still) )?(?:arrive|reach|ship|call|email"
+    r"|contact|text|send|show|appear|include|follow|expire|renew|close|stay|remain open"
+    r"|take effect|post|review|process|get back|be (?:\w+ed|sent|back|there|active|made|done"
+    r"|paid))\b"
+    r"|\bshould (?:arrive|reach|show|post|appear|land|be (?:back|there|with you|credited))\b"
+    r"|\byou(?:['\u2019]ll| will)(?: also| then| still)? (?:receive|get|see|be|have|keep)\b"
+    r"|\byou can \w+(?: \w+){0,3} (?:until|before) "
+    r"|\b(?:ships|arrives|follows|reaches|closes|continues|resumes|posts"
+    r"|stays open|takes effect|picks up again|(?:is|are) (?:scheduled|billed|charged|emailed"
+    r"|sent|booked|set)) (?:[\w$£€.,]+ ){0,6}?(?:by|on|within|until|from|for|before|in|with) "
+    r"|\bappears on\b|\b(?:is|are) due (?:on|by)\b|\bbilled on\b|\bruns from\b"
+    r"|\bon (?:its|their) way\b|\bby email\b|\bin your (?:email|inbox)\b"
+    r"|\bgoes back to\b|\b(?:is|are) (?:refunded|credited) to\b"
+)
+_NOT_PROMISE: Final = re.compile(
+    r"^(?:let me|feel free)\b|\blet me know\b|^please\b[^;]*$", re.IGNORECASE
+)
+# A conditional is a promise when it names what is promised ("once we receive the jacket,
+# we'll refund $12.00"), not when it only describes the next step ("once you confirm, I'll
+# proceed").
+_CONDITIONAL: Final = re.compile(r"^(?:if|once|when|after|as soon as)\b", re.IGNORECASE)
+# A promise that names nothing ("It will reach your card in five days") is read with the
+# sentence before it, which says what "it" is.
+_MONTH: Final = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
+)
+_IDENTIFIES: Final = re.compile(r"[A-Za-z]-?\d{3,}|#\w*\d|[$£€]\s?\d|\d+(?:\.\d+)? ?[A-Z]{3}\b")
+_DATED: Final = re.compile(rf"\d{{4}}-\d\d-\d\d|\b\d{{1,2}} {_MONTH}|\b{_MONTH} \d{{1,2}}\b")
+_REFERS_BACK: Final = re.compile(
+    r"^(?:it|this|that|they|these|those|both|the (?:refund|credit|"
+    r"replacement|order|parcel|change|switch|fee|amount))\b",
+    re.IGNORECASE,
+)
+SALIENT_KEYS: Final = frozenset(
+    {"error", "message", "name", "reason", "result", "status", "title", "type", "description"}
+)
+"""Payload keys whose values lead a tool result's fact."""
+
+_LEAF_SKIP: Final = frozenset({None, "", False})
+_ERROR_START: Final = re.compile(r"^\s*(?:error|failed|failure)\b", re.IGNORECASE)
+
+
+def is_lookup(name: str) -> bool:
+    """Whether a tool's name says it only reads (``get_order``, ``lookup_order``)."""
+    words = _NAME_WORD.findall(name)
+    return bool(words) and words[0].lower() in READ_VERBS
+
+
+def is_state_changing(name: str) -> bool:
+    """Whether a tool's name says it changes something (``cancel_order``, not ``get_order``)."""
+    words = [w.lower() for w in _NAME_WORD.findall(name)]
+    if not words or words[0] in READ_VERBS:
+        return False
+    return any(w in WRITE_VERBS for w in words)
+
+
+def sentences(body: str) -> list[str]:
+    """A message's sentences (and list items), bullets stripped."""
+    return [s.strip(" -*•\t") for s in _SENTENCE.split(body) if s.strip(" -*•\t")]
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut at a word to about ``limit`` characters, with an ellipsis if cut."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", limit // 2, limit)
+    return text[: cut if cut > 0 else limit].rstrip(" ,;") + " …"
+
+
+def _leaves(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, str(k))
+    elif isinstance(value, list):
+        if value and all(not isinstance(v, dict | list) for v in value):
+            yield key, ", ".join(str(v) for v in value)
+        else:
+            for v in value:
+                yield from _leaves(v, key)
+    elif value not in _LEAF_SKIP:
+        yield key, value
+
+
+def payload_text(
+    payload: Any, limit: int, entities: Collection[str] = (), patterns: EntityPatterns | None = None
+) -> str:
+    """A payload's leaves as ``key value; ...``: those holding an entity or a telling key
+    (status, name, an amount, ...) first and whole, then the others while ``limit`` allows."""
+    if isinstance(payload, dict) and len(payload) == 1:
+        (only,) = payload.values()
+        if not isinstance(only, dict | list):
+            return clip(" ".join(str(only).split()), max(limit, 2 * len(str(only))))
+    first: list[str] = []
+    rest: list[str] = []
+    for key, value in _leaves(payload):
+        shown = " ".join(str(value).split())
+        part = f"{key} {shown}" if key else shown
+        telling = key in SALIENT_KEYS or (patterns is not None and patterns.is_money_key(key))
+        if telling or shown in entities or any(e in shown for e in entities if len(e) > 3):
+            first.append(part)
+        else:
+            rest.append(part)
+    text = "; ".join(dict.fromkeys(first))
+    for part in dict.fromkeys(rest):
+        if len(text) + len(part) + 2 > limit:
+            return text + " …" if text else clip(part, limit)
+        text = f"{text}; {part}" if text else part
+    return text
+
+
+def failed(payload: Any) -> bool:
+    """Whether a tool result reports an error."""
+    if not isinstance(payload, dict):
+        return False
+    if payload.get("error"):
+        return True
+    result = payload.get("result")
+    return isinstance(result, str) and bool(_ERROR_START.match(result))
+
+
+def is_promise(sentence: str) -> bool:
+    """Whether an agent's sentence promises something (not a question, not a pleasantry)."""
+    return (
+        "?" not in sentence
+        and _PROMISE.search(sentence.lower()) is not None
+        and _NOT_PROMISE.search(sentence) is None
+        and (_CONDITIONAL.match(sentence) is None or names_something(sentence))
+    )
+
+
+def names_something(sentence: str) -> bool:
+    """Whether a sentence holds an identifier, an amount or a date."""
+    return _IDENTIFIES.search(sentence) is not None or _DATED.search(sentence) is not None
+
+
+def needs_context(sentence: str) -> bool:
+    """Whether a promise reads only with the sentence before it: it refers back ("It will
+    reach your card") or names no identifier or amount (a date alone does not say what)."""
+    return _REFERS_BACK.match(sentence) is not None or _IDENTIFIES.search(sentence) is None

@@ -1,0 +1,440 @@
+"""Evidence: what each event of a session holds, and how far its word can be trusted.
+
+Every event an item may cite is read as a list of :class:`Unit`\\ s, each a piece of text with a
+tier, from the strongest witness down:
+
+- ``evidence``: a tool call or a tool result, an action the log records (a transfer, a code
+  run, an artifact, an error), or a **deterministic agent's decision**: the text of an event by
+  a custom ``BaseAgent`` (no model wrote it: no ``model`` and no ``usage``) whose actions carry
+  the decision (a state change, an escalation or a transfer), as SPEC 4 asks of such agents.
+  An ``LlmAgent``'s events always carry the model that wrote them, so its prose is never one;
+- ``agent``: any other text by an agent: model prose, a callback's canned reply;
+- ``user``: anything the user authored.
+
+agentlog's own events are read through, never taken at their word
+(:mod:`agentlog.summary.record.carried`):
+
+- a **compaction** event stands for what it cites: for each item of its record, the units of
+  the events the item cites (those the session still holds) and the item's own text, as an
+  ``agent`` unit (a ``user`` one when everything it cites is the user's, or, with its sources
+  gone, when code recorded only user authors for them). A plain-text compaction gives the units
+  of every event it covers and its text as an ``agent`` unit. So a compactor's sentence is
+  never evidence by itself, and a claim it carries stays the user's;
+- a **handoff** event gives each line of the record it carries with the tier of the label that
+  line had: ``verified`` lines are ``evidence`` (that record was checked by these same rules,
+  in the session it summarises), agent statements ``agent``, the customer's claims ``user``.
+
+A unit holds what the event holds: the line the transcript showed of it, or, where the
+transcript cut a payload short, the whole payload (a record may have read the event itself,
+as the extractive summariser does). Units are read lazily (tokens, amounts, dates and words
+only when an item asks), since a record cites a few events of a long session.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable
+from typing import Final, Literal
+
+from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
+from agentlog.events import Event
+from agentlog.summary.record._scan import amount_key, date_entities
+from agentlog.summary.record._words import word_set
+from agentlog.summary.record.carried import CarriedItem, compaction_items, handoff_items
+from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
+from agentlog.summary.record.expected import ParsedTranscript, token_starts
+from agentlog.summary.record.marks import HANDOFF_AUTHOR
+from agentlog.summary.record.schema import Provenance
+from agentlog.transcript import LineKind, transcript_lines
+
+__all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision"]
+
+USER_AUTHOR: Final = "user"
+"""The author of the user's own events."""
+
+Tier = Literal["evidence", "agent", "user"]
+"""How far a unit's word goes: tool traffic and decisions, an agent's prose, the user's."""
+
+TIER_OF_LABEL: Final[dict[Provenance, Tier]] = {
+    "verified": "evidence",
+    "agent_statement": "agent",
+    "user_claim": "user",
+}
+
+_ACTION_KINDS: Final = frozenset({"call", "result", "transfer", "code", "artifact", "error"})
+_NOT_DIGITS: Final = re.compile(r"\D+")
+_ONE_TOKEN: Final = re.compile(r"[\w#-]+")
+_FREE_WORDS: Final = 6
+"""Words in a payload's string value from which it is free text, not an established value."""
+# A string value holding at least _FREE_WORDS - 1 spaces (an escaped quote ends it early:
+# less is blanked, never more). It starts with a literal, so the engine jumps from one string
+# value to the next, and its possessive repeats never backtrack.
+_FREE_TEXT: Final = re.compile(rf'": "[^"\\ ]*+(?: [^"\\ ]*+){{{_FREE_WORDS - 1},}}+"')
+_SEARCHES: Final = 8
+"""Identifier searches in one unit before it is tokenised instead."""
+_OURS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR, USER_AUTHOR})
+_MAX_DEPTH: Final = 8
+_WHOLE: Final = {"max_tool_chars": 1 << 40, "max_text_chars": 1 << 40, "max_array_items": 1 << 40}
+
+
+def is_decision(event: Event) -> bool:
+    """Whether ``event`` is a deterministic agent's decision: text by an agent no model ran
+    (no ``model``, no ``usage``), no tool traffic, and actions that carry what was decided."""
+    if event.author in _OURS or event.model is not None or event.usage is not None:
+        return False
+    if event.content is None or not event.text().strip():
+        return False
+    if event.function_calls() or event.function_responses():
+        return False
+    actions = event.actions
+    return bool(actions.state_delta) or bool(actions.escalate) or bool(actions.transfer_to_agent)
+
+
+class Unit:
+    """A piece of what an event holds, with its tier. Its keys and words are read on first use,
+    the way a record's are (:meth:`EntityPatterns.summary_keys`): any token as an identifier,
+    any number as an amount, dates with and without their year.
+
+    A unit the transcript showed cut short holds the line as shown and reads the whole payload
+    only when asked for something the shown part lacks (``whole``): identifiers come first in
+    a payload, and most cited events are checked without encoding it again.
+    """
+
+    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_tokens", "_whole",
+                 "_words", "link", "text", "tier")  # fmt: skip
+
+    def __init__(
+        self,
+        tier: Tier,
+        text: str,
+        link: str | None = None,
+        whole: Callable[[], str] | None = None,
+    ) -> None:
+        self.tier: Tier = tier
+        self.text = text
+        self.link = link
+        """The function call id of a tool call or result: a call and its result share it."""
+        self._whole = whole
+        self._asked = 0
+        self._tokens: set[str] | None = None
+        self._folded: str | None = None
+        self._amounts: set[str] | None = None
+        self._dates: set[str] | None = None
+        self._digits: str | None = None
+        self._words: set[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"Unit({self.tier!r}, {self.text[:40]!r})"
+
+    def expand(self) -> bool:
+        """Read the whole payload of a unit shown cut short; whether there was more to read."""
+        if self._whole is None:
+            return False
+        self.text = self._whole()
+        self._whole = None
+        self._folded = self._amounts = self._dates = self._digits = self._words = None
+        self._tokens = None
+        return True
+
+    def holds(self, entity: Entity) -> bool:
+        """Whether this unit holds ``entity``, in any form that compares equal."""
+        tokens = self._tokens
+        if tokens is not None and entity.kind == "id":  # the usual case, quickly
+            token = entity.key[3:]
+            if token in tokens or "#" + token in tokens:
+                return True
+        return self._holds(entity) or (self.expand() and self._holds(entity))
+
+    def _holds(self, entity: Entity) -> bool:
+        kind, key = entity.kind, entity.key
+        if kind == "id":
+            token = key[3:]
+            if self._tokens is not None:
+                return token in self._tokens or "#" + token in self._tokens
+            if self._folded is None:
+                text = self.text
+                self._folded = text.lower() if text.isascii() else text.casefold()
+            self._asked += 1
+            if self._asked > _SEARCHES and _ONE_TOKEN.fullmatch(token) is not None:
+                # Asked about many identifiers (an item listing a payload's ids): one pass.
+                self._tokens = _utf8_tokens(self._folded.encode("utf-8", "surrogatepass"))
+                return token in self._tokens or "#" + token in self._tokens
+            # A search and a look at both ends beat tokenising the whole unit: a record asks
+            # about a few identifiers of most events it cites.
+            return _holds_token(self._folded, token)
+        if kind == "money":
+            if self._amounts is None:
+                numbers = _numbers(self.text.encode("utf-8", "surrogatepass"))
+                self._amounts = {k for k in map(amount_key, numbers) if k is not None}
+            return key in self._amounts
+        if kind == "date":
+            if self._dates is None:
+                self._dates = set()
+                for date in date_entities(self.text):
+                    self._dates.update((date.key, "date-md:" + date.key[-5:]))
+            return any(k in self._dates for k in (key, *recall_keys(entity)))
+        if self._digits is None:  # a phone number: its last ten digits
+            self._digits = _NOT_DIGITS.sub("", self.text)
+        return key.removeprefix("digits:") in self._digits
+
+    def words(self) -> set[str]:
+        """Every word of the unit, folded (of the part shown, until :meth:`expand`); of a tool
+        payload, the words of its keys and short values only (see :func:`_established`)."""
+        if self._words is None:
+            text = self.text
+            if self.tier == "evidence" and '": ' in text:
+                text = _established(text)
+            self._words = word_set(text)
+        return self._words
+
+
+class Evidence:
+    """The units of every event of one session (see the module docstring).
+
+    Args:
+        transcript: the session's rendered transcript, parsed.
+        events: the session's events. Without them, tiers come from the transcript alone: no
+            text is a decision, and compaction and handoff events are read as agent prose.
+    """
+
+    def __init__(self, transcript: ParsedTranscript, events: Iterable[Event] | None = None):
+        self.parsed = transcript
+        self.events: dict[str, Event] = {e.id: e for e in events or ()}
+        self._lines: dict[str, list[tuple[LineKind | None, str, str]]] = {}
+        text = transcript.text
+        for (_, body, eid, kind, author), end in zip(
+            transcript.heads, transcript.ends(), strict=True
+        ):
+            if eid is not None:
+                self._lines.setdefault(eid, []).append((kind, author, text[body:end]))
+        self._units: dict[str, list[Unit]] = {}
+        self._user_words: set[str] | None = None
+        self._holding: dict[str, list[Unit]] = {}
+        self._lowered: str | None = None
+        self._foreign: dict[str, list[Unit]] = {}
+        self._folded_ids: set[str] | None = None
+        for event in self.events.values():
+            # A compaction's items may cite events the session no longer holds (it was loaded
+            # from its newest compaction on): those read as what the compaction says of them.
+            if event.actions.compaction is not None:
+                items, record = compaction_items(event)
+                if record and any(not self.known(s) for i in items for s in i.sources):
+                    self.carry(event.id, items)
+                    self._foreign.pop(event.id, None)  # the event itself is read through
+
+    def known(self, event_id: str) -> bool:
+        """Whether ``event_id`` is an event of the session."""
+        return event_id in self.events or event_id in self._lines
+
+    def carry(self, event_id: str, items: Iterable[CarriedItem], *, record: bool = True) -> None:
+        """Read ``event_id``, not an event of the session (the compaction before a window), as
+        these items, and the events they cite that the session lacks as what they say of
+        them: each as an ``agent`` unit (``user`` when only the user wrote what it cites)."""
+        self._folded_ids = None
+        units = self._foreign.setdefault(event_id, [])
+        for item in items:
+            users = record and bool(item.authors) and all(a == USER_AUTHOR for a in item.authors)
+            unit = Unit("user" if users else "agent", item.text)
+            units.append(unit)
+            for source in item.sources:
+                if not self.known(source):
+                    self._foreign.setdefault(source, []).append(unit)
+
+    def names_event(self, token: str) -> bool:
+        """Whether ``token`` (case folded) is the id of an event a record may cite."""
+        if self._folded_ids is None:
+            ids = {*self.events, *self._lines, *self._foreign}
+            self._folded_ids = {i.casefold() for i in ids}
+        return token in self._folded_ids
+
+    def cites(self, event_id: str) -> bool:
+        """Whether a record may cite ``event_id``: an event of the session, or one carried."""
+        return self.known(event_id) or event_id in self._foreign
+
+    def author(self, event_id: str) -> str:
+        """The author of an event of the session (``""`` if unknown)."""
+        event = self.events.get(event_id)
+        if event is not None:
+            return event.author
+        lines = self._lines.get(event_id)
+        return lines[0][1] if lines else ""
+
+    def units(self, event_id: str) -> list[Unit]:
+        """What ``event_id`` holds, agentlog's own events read through."""
+        return self._resolve(event_id, frozenset(), 0)
+
+    def cited(self, sources: Iterable[str]) -> list[Unit]:
+        """The units of every event among ``sources`` that the session holds or carries."""
+        units: list[Unit] = []
+        cache = self._units
+        for source in sources:
+            known = cache.get(source)
+            if known is not None:
+                units += known
+            elif self.known(source):
+                units += self.units(source)
+            elif source in self._foreign:
+                units += self._foreign[source]
+        return units
+
+    def holding(self, entity: Entity, tiers: Collection[Tier]) -> list[Unit]:
+        """The units of these tiers, anywhere in the session, that hold ``entity`` if it is an
+        identifier (amounts and dates say too little of what they are about to stand for it)."""
+        if entity.kind != "id":
+            return []
+        units = self._holding.get(entity.key)
+        if units is None:
+            units = self._holding[entity.key] = self._find(entity)
+        return [u for u in units if u.tier in tiers]
+
+    def _find(self, entity: Entity) -> list[Unit]:
+        if self._lowered is None:
+            self._lowered = self.parsed.scan.lower()
+        heads = self.parsed.heads
+        ids = dict.fromkeys(
+            heads[self.parsed.line_at(i)][2] for i in token_starts(self._lowered, entity.key[3:])
+        )
+        return [u for eid in ids if eid is not None for u in self.units(eid) if u.holds(entity)]
+
+    def user_words(self) -> set[str]:
+        """Every word the user wrote in the session, and every word of the claims agentlog's
+        own events carry for them."""
+        if self._user_words is None:
+            said = [
+                body
+                for lines in self._lines.values()
+                for _, author, body in lines
+                if author == USER_AUTHOR
+            ]
+            for event in self.events.values():
+                if event.actions.compaction is not None or event.author == HANDOFF_AUTHOR:
+                    said += [u.text for u in self.units(event.id) if u.tier == "user"]
+            self._user_words = word_set("\n".join(said))
+        return self._user_words
+
+    def _resolve(self, event_id: str, visiting: Collection[str], depth: int) -> list[Unit]:
+        cached = self._units.get(event_id)
+        if cached is not None:
+            return cached
+        if event_id in visiting or depth > _MAX_DEPTH:
+            return []
+        event = self.events.get(event_id)
+        inner = {*visiting, event_id}
+        if event is not None and event.actions.compaction is not None:
+            units = self._compaction(event, inner, depth)
+        elif event is not None and event.author == HANDOFF_AUTHOR:
+            units = [
+                Unit(TIER_OF_LABEL[i.label or "agent_statement"], i.text)
+                for i in handoff_items(event.text())
+            ]
+        else:
+            units = self._plain(event_id, event)
+        self._units[event_id] = units
+        return units
+
+    def _plain(self, event_id: str, event: Event | None) -> list[Unit]:
+        lines = self._lines.get(event_id, [])
+        if event is None:
+            return [Unit(_tier(kind, author, False), body) for kind, author, body in lines]
+        decision = is_decision(event)
+        calls = iter([c.id for c in event.function_calls()])
+        responses = iter([r.id for r in event.function_responses()])
+        whole: list[str] = []
+
+        def rendered(index: int) -> Callable[[], str]:
+            def read() -> str:  # what the event holds, not what the transcript showed of it
+                if not whole:
+                    whole.extend(ln.body for ln in transcript_lines([event], **_WHOLE))
+                return whole[index] if index < len(whole) else lines[index][2]
+
+            return read
+
+        units = []
+        for index, (kind, author, body) in enumerate(lines):
+            link = next(calls, None) if kind == "call" else None
+            if kind == "result":
+                link = next(responses, None)
+            expand = rendered(index) if _cut(body) else None
+            units.append(Unit(_tier(kind, author, decision), body, link, expand))
+        return units
+
+    def _compaction(self, event: Event, visiting: Collection[str], depth: int) -> list[Unit]:
+        items, is_record = compaction_items(event)
+        units: list[Unit] = []
+        for item in items:
+            below = [
+                u
+                for s in item.sources
+                if s != event.id and self.known(s)
+                for u in self._resolve(s, visiting, depth + 1)
+            ]
+            if below:
+                users_only = all(u.tier == "user" for u in below)
+            else:  # its sources are gone: what code recorded of their authors decides
+                users_only = is_record and bool(item.authors)
+                users_only = users_only and all(a == USER_AUTHOR for a in item.authors)
+            units += below
+            units.append(Unit("user" if users_only else "agent", item.text))
+        return units
+
+
+def _holds_token(text: str, token: str) -> bool:
+    """Whether ``token`` occurs in ``text`` with no identifier character glued to either end
+    (a ``#`` before it allowed: ``#W4923227`` holds ``w4923227``)."""
+    start = text.find(token)
+    while start >= 0:
+        end = start + len(token)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return True
+        start = text.find(token, start + 1)
+    return False
+
+
+def _established(payload: str) -> str:
+    """A rendered payload without its free text: string values of :data:`_FREE_WORDS` words or
+    more (a ticket's description, a form's message, a note) are someone's words that a tool
+    stores or passes on, often the customer's own, not what the tool established; and a key
+    whose value is ``false`` or ``null`` says nothing is so (``"refund_eligible": false``)."""
+    if ": false" in payload or ": null" in payload:
+        payload = _without_not_so(payload)
+    # Rendered JSON puts one space after each ":" and each ",": spaces beyond those are inside
+    # values, and too few of them for one value of free text means there is none (most
+    # payloads), which two counts in C tell without a scan in Python.
+    if payload.count(" ") - 2 * payload.count('": ') < _FREE_WORDS - 1:
+        return payload
+    return _FREE_TEXT.sub('": ""', payload)
+
+
+def _without_not_so(payload: str) -> str:
+    """``payload`` without the keys whose value is ``false`` or ``null``."""
+    spans: list[tuple[int, int]] = []
+    for value in (": false", ": null"):
+        at = payload.find(value)
+        while at >= 0:
+            quote = payload.rfind('"', 0, at - 1)  # the key's opening quote
+            if quote >= 0:
+                spans.append((quote, at + len(value)))
+            at = payload.find(value, at + 1)
+    kept, last = [], 0
+    for start, end in sorted(spans):
+        if start >= last:
+            kept.append(payload[last:start])
+            last = end
+    return " ".join([*kept, payload[last:]])
+
+
+def _cut(body: str) -> bool:
+    """Whether the renderer shortened this line (see :mod:`agentlog.transcript`)."""
+    return "...[truncated " in body or " more (" in body
+
+
+def _tier(kind: LineKind | None, author: str, decision: bool) -> Tier:
+    if author == USER_AUTHOR:
+        return "user"
+    if kind in _ACTION_KINDS:
+        return "evidence"
+    if kind == "text" and decision:
+        return "evidence"
+    return "agent"

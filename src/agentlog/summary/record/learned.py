@@ -1,0 +1,218 @@
+"""Identifiers learned from the session itself: what its tools exchange, with no domain preset.
+
+A hand-written pattern per domain recognises the identifiers someone thought of; a session of
+a domain nobody wrote patterns for (six-character booking codes, ``XY123`` flights,
+``card_7731904`` payment ids, ``ana_lima_4410`` user ids) would pass a record that dropped every
+one of them. The session says what its identifiers are, by how its tools use them. A value is
+an identifier of the session when it is, in the rendered transcript:
+
+1. **under a key that names an identifier**, in a tool call or a tool result: the key's last
+   word (``booking_id``, ``orderNumber``, ``confirmation_code``, ``ref``, ``record_locator``)
+   is one of :data:`ID_KEY_WORDS`, and no word of it says the value is an attribute code
+   (``zip_code``, ``country_code``, ``status_code``: :data:`NOT_ID_KEY_WORDS`). Lists under
+   such a key (``order_ids``) count element by element;
+2. **a tool call's argument** that looks like an identifier (see below) or is an e-mail
+   address: what the agent passed to a tool is what the tool works on;
+3. **identifier-shaped and in both a tool result and a message** (the customer's or an
+   agent's text): an id the tools returned and the conversation names.
+
+A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a leading ``#``
+allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
+or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; dates, times and
+quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the shape is
+stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a letter, or digit
+runs joined by ``_`` or ``-``), since no key vouches for the value.
+
+Learning reads the rendered transcript, so what a truncated payload hid is never required.
+Scanning is kept cheap on long sessions: rule 1 is one regular expression over the lower-cased
+tool lines that starts at the key's last word, rule 3 intersects two token sets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from agentlog.summary.record.entities import _utf8_tokens
+
+__all__ = [
+    "ID_KEY_WORDS",
+    "NOT_ID_KEY_WORDS",
+    "LearnedIds",
+    "identifier_shaped",
+    "learn_ids",
+]
+
+ID_KEY_WORDS: Final = frozenset(
+    {"id", "ids", "number", "numbers", "num", "no", "nr", "code", "codes", "ref", "refs",
+     "reference", "references", "locator"}
+)  # fmt: skip
+"""Last words of a JSON key that say its value identifies something."""
+
+NOT_ID_KEY_WORDS: Final = frozenset(
+    {"area", "color", "colour", "country", "currency", "dial", "http", "iso", "lang",
+     "language", "locale", "post", "postal", "region", "state", "status", "zip"}
+)  # fmt: skip
+"""Words of a key that make its code an attribute, not an identifier (``zip_code``)."""
+
+_KEY_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# Starts at the key's last word, the rarest part of a JSON pair, and reads the value after it:
+# a string, a whole number of three digits or more, or the opening of a list.
+_ID_VALUE: Final = re.compile(
+    r'(?:ids?|numbers?|num|no|nr|codes?|refs?|references?|locator)": '
+    r'(?:"([^"\\\n]{3,64})"|(\d{3,})(?![\d.])|\[([^\]\n]{0,2000})\])'
+)
+_LIST_STRING: Final = re.compile(r'"([^"\\\n]{3,64})"')
+_CALL_STRING: Final = re.compile(r'": "([^"\\\n]{3,64})"')
+_TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*")
+_EMAIL: Final = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_NOT_ID: Final = re.compile(
+    r"\d{4}-\d\d(?:-\d\d)?|\d\d?-\d\d?"
+    r"|\d+(?:st|nd|rd|th|[kmbgtp]b?|kg|mg|lbs?|oz|ml|l|km|mi|cm|mm|in|ft|yd|qt|gal|pk|pcs"
+    r"|hrs?|min|s|ms|am|pm|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)",
+    re.IGNORECASE,
+)
+_MAX_KEYS: Final = 4096
+
+_key_cache: dict[str, bool] = {}
+
+
+def is_id_key(key: str) -> bool:
+    """Whether a JSON key names an identifier (``booking_id`` yes, ``zip_code`` no)."""
+    known = _key_cache.get(key)
+    if known is None:
+        words = [w.lower() for w in _KEY_WORD.findall(key)]
+        known = bool(words) and words[-1] in ID_KEY_WORDS and NOT_ID_KEY_WORDS.isdisjoint(words)
+        if len(_key_cache) < _MAX_KEYS:  # keys come from data: bound the cache
+            _key_cache[key] = known
+    return known
+
+
+def _is_identifier(value: str) -> bool:
+    """Whether a value under an identifier key is one (see the module docstring)."""
+    bare = value.lstrip("#")
+    core = bare.replace("_", "").replace("-", "")
+    # String methods, not regular expressions: thousands of values per long session.
+    if not (core.isascii() and core.isalnum()) or bare[:1] in "_-" or bare[-1:] in "_-":
+        return "@" in value and _EMAIL.fullmatch(value) is not None
+    if core.isalpha():
+        return bare.isupper() or core != bare  # all capitals, or words joined by "_" or "-"
+    return (core == bare and core.isdigit()) or _NOT_ID.fullmatch(bare) is None
+
+
+def identifier_shaped(token: str) -> bool:
+    """Whether a token looks like an identifier with no key to vouch for it: at least 4
+    characters, one token, holding a digit and a letter (``XY123``, ``card_7731904``) or digit
+    runs joined by ``_`` or ``-`` (``555-123-2002``); not a date, time or quantity."""
+    bare = token.lstrip("#")
+    if len(bare) < 4 or not bare.isascii() or _TOKEN.fullmatch(bare) is None:
+        return False
+    plain = bare.replace("_", "").replace("-", "")
+    if plain.isalpha() or _NOT_ID.fullmatch(bare) is not None:
+        return False
+    if plain.isdigit():
+        return plain != bare  # digit runs joined by "_" or "-"
+    return any(c.isdigit() for c in plain)
+
+
+class LearnedIds:
+    """The identifiers one transcript's tool traffic names, by key (``id:`` and the value case
+    folded, without a leading ``#``), each with the text it was first seen as.
+
+    ``candidates`` holds the identifier-shaped tokens of the messages that rule 3 has not
+    checked yet against the tool results: checking is a search of the results per token, so
+    it is done only for the tokens a caller asks about (:meth:`resolve`).
+    """
+
+    def __init__(self, found: dict[str, str], candidates: dict[str, str], results: str) -> None:
+        self.found = found
+        self.candidates = candidates
+        self._results = results  # the tool results' lines, lower-cased
+
+    def resolve(self, keys: Iterable[str] | None = None) -> dict[str, str]:
+        """Every learned identifier (``keys=None``), or only those among ``keys``."""
+        if keys is None:
+            pending = list(self.candidates)
+        else:
+            pending = [k for k in keys if k in self.candidates]
+        for key in pending:
+            text = self.candidates.pop(key)
+            if _occurs(self._results, key[3:]):
+                self.found.setdefault(key, text)
+        if keys is None:
+            return self.found
+        return {k: self.found[k] for k in keys if k in self.found}
+
+    def keys(self) -> set[str]:
+        """The keys learned so far and those still to be checked."""
+        return {*self.found, *self.candidates}
+
+
+def _occurs(text: str, token: str) -> bool:
+    """Whether ``token`` occurs in ``text`` as a whole token."""
+    start = text.find(token)
+    while start >= 0:
+        end = start + len(token)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return True
+        start = text.find(token, start + 1)
+    return False
+
+
+def _key_of(value: str) -> str:
+    return "id:" + value.lstrip("#").casefold()
+
+
+def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
+    """The identifiers learned from a transcript's tool calls, tool results and messages (each
+    the bodies of those lines joined by newlines, ASCII copies: every other character ``?``)."""
+    found: dict[str, str] = {}
+    tools = f"{calls}\n{results}"
+    lowered = tools.lower()
+    judged: set[str] = set()  # values repeat: each is judged once
+    keys = _key_cache
+    for m in _ID_VALUE.finditer(lowered):
+        group = m.lastindex or 0
+        if group < 3:  # one value: judged once, whatever the key (most values recur)
+            begin, end = m.span(group)
+            value = tools[begin:end]
+            if value in judged:
+                continue
+            values = [value]
+        else:  # a list: its strings, element by element
+            first = m.start(3)
+            values = [
+                tools[first + v.start(1) : first + v.end(1)] for v in _LIST_STRING.finditer(m[3])
+            ]
+            values = [v for v in values if v not in judged]
+            if not values:
+                continue
+        start = m.start()
+        quote = lowered.rfind('"', start - 64 if start > 64 else 0, start)
+        if quote < 0:
+            continue
+        key = tools[quote + 1 : lowered.find('"', start)]
+        named = keys.get(key)
+        if not (is_id_key(key) if named is None else named):
+            continue  # judged only under a key that names an identifier
+        for value in values:
+            judged.add(value)
+            if _is_identifier(value):
+                found.setdefault(_key_of(value), value)
+    for m in _CALL_STRING.finditer(calls):
+        value = m[1]
+        if value not in judged and (identifier_shaped(value) or _EMAIL.fullmatch(value)):
+            found.setdefault(_key_of(value), value)
+    candidates: dict[str, str] = {}
+    for token in _utf8_tokens(messages.encode("ascii")):
+        if token.isalpha() or token.isdigit():
+            continue  # most tokens: words and bare numbers, never identifier-shaped
+        if identifier_shaped(token.strip("-")):
+            token = token.strip("-")
+            key = _key_of(token)
+            if key not in found:
+                candidates.setdefault(key, token)
+    return LearnedIds(found, candidates, lowered[len(calls) + 1 :])

@@ -1,0 +1,289 @@
+"""Provenance: whose word an item rests on, decided by code from what its cited events hold.
+
+The label a model writes is never read. Each item (and the goal) is compared with the units of
+the events it cites (:mod:`agentlog.summary.record.evidence`: tool traffic and decisions are
+``evidence``, an agent's prose ``agent``, the user's words ``user``; compaction and handoff
+events are read through to what they carry). An item says two kinds of things:
+
+- its **entities**: the identifiers, amounts and dates the validator's finders see in its text
+  (the domain's patterns, any identifier-shaped token, any identifier learned from the
+  session's tool traffic; event ids written as citations are not entities);
+- its **words**: its content words (:mod:`agentlog.summary.record._words`), entities left out.
+
+What a tool payload establishes is its keys and short values: a string of six words or more
+in it (a ticket's description, a contact form's message, a note) is someone's words that the
+tool stores or passes on, often the customer's own, and a key whose value is ``false`` or
+``null`` says that the thing is not so (``"refund_eligible": false``); neither lends its words
+to an item (:func:`agentlog.summary.record.evidence.Unit.words`). Identifiers, amounts and dates in
+them still count as held.
+
+An item is **supported** by the units of some tiers when every entity is held by one of the
+cited units of those tiers, and every word is held by the cited units that hold one of its
+entities, or, for a paraphrase ("the fee" of a refund whose record cited only the refund), by
+some event of those tiers in the session that holds one of its entities: a verified item's
+words are the tools' words about the same things, wherever the record found them. An item
+without entities needs one cited unit that holds every one of its words: sharing a tool's name
+or a key is not enough to be vouched for by that tool.
+
+The label is the strongest tier that supports the item:
+
+- ``verified``: ``evidence`` units support it;
+- ``agent_statement``: only with ``agent`` units too;
+- ``user_claim``: not even then, and what it cites of the user (directly, or through
+  agentlog's own events) holds one of its entities or words, or what no cited event holds is
+  words the user wrote; otherwise ``agent_statement`` (the record's own words, which no cited
+  event holds).
+
+So no wording and no choice of citations turns the user's words into a verified fact: every
+word of a verified item is one the session's tool traffic (or a deterministic decision) holds
+about its entities, and a word no tool ever wrote ("pre-approved", "authorised", "waived")
+keeps it from being verified, however it is spelt or cited. An item whose entities no cited
+event holds is not labelled but refused: the validator reports "cited events do not support
+..." (``unsupported``). An item that cites no
+event of the session backs nothing and is a ``user_claim`` (the validator refuses its sources
+anyway); a goal that cites no event is the customer's request, a ``user_claim`` too.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from agentlog.events import Event
+from agentlog.summary.record._fold import casefold_utf8
+from agentlog.summary.record._words import content_words, forms
+from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
+from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
+from agentlog.summary.record.expected import ParsedTranscript, Transcript
+from agentlog.summary.record.learned import identifier_shaped
+from agentlog.summary.record.schema import SECTIONS, Provenance, SummaryItem, SummaryRecord
+from agentlog.transcript import transcript_lines
+
+__all__ = [
+    "USER_AUTHOR",
+    "Labelled",
+    "item_entities",
+    "label_provenance",
+    "label_record",
+    "support",
+]
+
+_EVIDENCE: Final[frozenset[Tier]] = frozenset({"evidence"})
+_SPOKEN: Final[frozenset[Tier]] = frozenset({"evidence", "agent"})
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """One item's label, and the entities none of its cited events holds."""
+
+    provenance: Provenance
+    unsupported: tuple[Entity, ...] = ()
+
+
+def item_entities(
+    texts: Sequence[str], patterns: EntityPatterns, evidence: Evidence
+) -> list[list[Entity]]:
+    """The entities of each text (an item's), found by one scan of them all."""
+    joined = "\n".join(texts)
+    starts: list[int] = []
+    offset = 0
+    for text in texts:
+        starts.append(offset)
+        offset += len(text) + 1
+    found: list[dict[str, Entity]] = [{} for _ in texts]
+    for entity in patterns.find(joined):
+        found[bisect_right(starts, entity.start) - 1].setdefault(entity.key, entity)
+    learned = evidence.parsed.learned().found if patterns.learn else {}
+    plain = {k[3:] for k in learned if _plain_word(k[3:])}  # all capitals, ten digits, ...
+    tokens = [_utf8_tokens(casefold_utf8(text)) for text in texts]
+    # Most tokens are words or bare numbers: only the others, and those the tool traffic
+    # names, are looked at one by one, once each for the whole record.
+    distinct: set[str] = set().union(*tokens)
+    named: dict[str, str] = {}
+    for token in [t for t in distinct if not (t.isalpha() or t.isdigit())] + [*(distinct & plain)]:
+        bare = token.strip("#-")
+        key = "id:" + bare
+        if bare and not evidence.names_event(bare) and (key in learned or identifier_shaped(bare)):
+            named[token] = bare  # an event id is a citation, not an entity
+    for index, held in enumerate(tokens):
+        have = found[index]
+        for token in held & named.keys():
+            bare = named[token]
+            if "id:" + bare not in have:
+                text = texts[index]
+                at = text.casefold().find(bare)  # shown as written
+                shown = text[at : at + len(bare)] if at >= 0 and text.isascii() else bare
+                have["id:" + bare] = Entity("id", "identifier", shown, "id:" + bare, starts[index])
+    return [list(f.values()) for f in found]
+
+
+def _plain_word(token: str) -> bool:
+    """Whether a token is letters only or digits only (``_`` and ``-`` aside): never an
+    identifier by its shape."""
+    bare = token.replace("_", "").replace("-", "")
+    return bare.isalpha() or (bare.isdigit() and bare == token)
+
+
+def _words(text: str, entities: Iterable[Entity]) -> set[str]:
+    words = content_words(text)
+    for entity in entities:
+        words -= _entity_words(entity.text)
+    return words
+
+
+@lru_cache(maxsize=8192)
+def _entity_words(text: str) -> frozenset[str]:
+    return frozenset(content_words(text))
+
+
+def _pool(units: Iterable[Unit]) -> set[str]:
+    """Every word of ``units``."""
+    pool: set[str] = set()
+    for unit in units:
+        pool |= unit.words()
+    return pool
+
+
+def _in(word: str, pool: set[str]) -> bool:
+    return not forms(word).isdisjoint(pool)
+
+
+def _supported(
+    entities: Sequence[Entity],
+    held: Sequence[list[Unit]],
+    words: set[str],
+    units: Sequence[Unit],
+    tiers: frozenset[Tier],
+    evidence: Evidence,
+) -> bool:
+    """Whether the ``tiers`` units among ``units`` support the item (see the module docstring);
+    ``held[i]`` are the units holding ``entities[i]``."""
+    chosen = [u for u in units if u.tier in tiers]
+    if not chosen:
+        return False
+    if not entities:
+        return bool(words) and any(all(_in(w, u.words()) for w in words) for u in chosen)
+    found: dict[Unit, None] = {}
+    for holders in held:
+        mine = [u for u in holders if u.tier in tiers]
+        if not mine:
+            return False
+        found.update(dict.fromkeys(mine))
+    # A tool call and its result are one exchange: the call's arguments go with the result.
+    links = {u.link for u in found if u.link is not None}
+    if links:
+        found.update(dict.fromkeys(u for u in chosen if u.link in links))
+    anchored = list(found)
+    if not words:
+        return True
+    pool = _pool(anchored)
+    missing = [w for w in words if forms(w).isdisjoint(pool)]
+    if missing and any([u.expand() for u in anchored]):  # the payloads shown cut short
+        pool = _pool(anchored)
+        missing = [w for w in missing if forms(w).isdisjoint(pool)]
+    if not missing or tiers != _EVIDENCE:
+        return not missing
+    # A paraphrase's words must still be what the session's tool traffic says about the same
+    # identifiers (the record cited the refund, the fee is in the lookup).
+    for entity in entities:
+        pool = _pool(evidence.holding(entity, tiers))
+        missing = [w for w in missing if not _in(w, pool)]
+        if not missing:
+            return True
+    return False
+
+
+def support(
+    text: str, sources: Sequence[str], entities: Sequence[Entity], evidence: Evidence
+) -> Labelled:
+    """The label of an item with this text, these sources and these entities."""
+    units = evidence.cited(sources)
+    if not units:
+        return Labelled("user_claim")  # it cites nothing the session holds: it backs nothing
+    held = [[u for u in units if u.holds(e)] for e in entities]
+    unsupported = tuple(e for e, holders in zip(entities, held, strict=True) if not holders)
+    tiers = {u.tier for u in units}
+    if tiers == {"user"}:
+        return Labelled("user_claim", unsupported)  # user text alone
+    words = _words(text, entities)
+    for tier, allowed, label in (
+        ("evidence", _EVIDENCE, "verified"),
+        ("agent", _SPOKEN, "agent_statement"),
+    ):
+        if tier in tiers and _supported(entities, held, words, units, allowed, evidence):
+            return Labelled(label, unsupported)  # type: ignore[arg-type]
+    # Neither: it leans on the user if what it cites of the user says what it says (a
+    # compaction or a handoff carries many lines, and only those about the item count), or if
+    # what no cited event holds is words the user wrote.
+    relevant = [u for holders in held for u in holders]
+    if not entities:
+        relevant = [u for u in units if any(_in(w, u.words()) for w in words)]
+    if any(u.tier == "user" for u in relevant):
+        return Labelled("user_claim", unsupported)
+    pool = _pool(units)
+    missing = {w for w in words if not _in(w, pool)}
+    leans = not missing.isdisjoint(evidence.user_words())
+    return Labelled("user_claim" if leans else "agent_statement", unsupported)
+
+
+def label_record(
+    record: SummaryRecord, evidence: Evidence, patterns: EntityPatterns
+) -> tuple[SummaryRecord, list[tuple[str, Labelled]]]:
+    """``record`` with every label and cited author set, and each labelled path (``goal``,
+    ``facts[0]``, ...) with what it rests on."""
+    paths: list[str] = []
+    items: list[SummaryItem] = []
+    goal = record.goal_item()
+    if goal is not None and goal.sources:
+        paths.append("goal")
+        items.append(goal)
+    for path, item in record.items():
+        paths.append(path)
+        items.append(item)
+    entities = item_entities([i.text for i in items], patterns, evidence)
+    labels = {
+        path: support(item.text, item.sources, found, evidence)
+        for path, item, found in zip(paths, items, entities, strict=True)
+    }
+
+    def authors(sources: Sequence[str]) -> tuple[str, ...]:
+        return tuple(evidence.author(s) for s in sources)
+
+    update: dict[str, object] = {
+        section: tuple(
+            item.model_copy(
+                update={
+                    "provenance": labels[f"{section}[{i}]"].provenance,
+                    "authors": authors(item.sources),
+                }
+            )
+            for i, item in enumerate(record.section(section))
+        )
+        for section in SECTIONS
+    }
+    if goal is not None:
+        update["goal_authors"] = authors(record.goal_sources)
+        update["goal_provenance"] = labels["goal"].provenance if "goal" in labels else "user_claim"
+    else:
+        update["goal_provenance"] = None
+    return record.model_copy(update=update), list(labels.items())
+
+
+def label_provenance(
+    record: SummaryRecord,
+    events: Iterable[Event],
+    *,
+    transcript: Transcript | ParsedTranscript | None = None,
+    patterns: EntityPatterns | None = None,
+) -> SummaryRecord:
+    """``record`` with every item's (and the goal's) provenance and cited authors set from
+    what its cited events hold (the transcript is rendered from ``events`` unless given)."""
+    events = list(events)
+    parsed = ParsedTranscript.of(transcript if transcript is not None else transcript_lines(events))
+    labelled, _ = label_record(
+        record, Evidence(parsed, events), patterns or EntityPatterns.default()
+    )
+    return labelled
