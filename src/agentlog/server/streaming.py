@@ -56,6 +56,7 @@ from agentlog.server.frames import (
 from agentlog.server.hub import LiveTurn, SessionKey, TurnFollower, TurnHub
 from agentlog.server.replay import Replay, read_after
 from agentlog.server.signals import Watch
+from agentlog.server.sse import EventStream
 from agentlog.server.versions import VersionReads
 from agentlog.sessions.base import SessionService
 from agentlog.sessions.leases import TurnState
@@ -69,6 +70,7 @@ __all__ = [
     "Cursor",
     "session_stream",
     "sse_response",
+    "turn_stream",
     "turn_running",
     "until_idle",
 ]
@@ -372,5 +374,11 @@ async def _encode(frames: AsyncIterator[Frame]) -> AsyncIterator[bytes]:
 
 def sse_response(frames: AsyncIterator[Frame]) -> EventSourceResponse:
     """A server-sent event stream of ``frames`` (those a ``TurnFollower`` has ready at once
-    sent together)."""
+    sent together), closed when the server shuts down: for streams that may stay open."""
     return EventSourceResponse(_encode(frames), ping=PING_S)
+
+
+def turn_stream(frames: AsyncIterator[Frame]) -> EventStream:
+    """``sse_response`` for a stream that ends with its turn, sent from the request's own
+    task (:mod:`agentlog.server.sse`)."""
+    return EventStream(_encode(frames), ping_s=PING_S)

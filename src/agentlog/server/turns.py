@@ -50,18 +50,11 @@ async def start_turn(
     )
     accepted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     hub.spawn(_drive(runner, hub, turn, events, accepted))
-    try:
-        await asyncio.shield(accepted)
-    except asyncio.CancelledError:
-        # The client left while the turn waited for the session; the turn still runs.
-        accepted.add_done_callback(_consume)
-        raise
+    # Awaited as is, not shielded (a shield costs the answer a turn of the event loop): a
+    # client that leaves while the turn waits for the session cancels only ``accepted``,
+    # and the driver, seeing it cancelled, runs the turn on.
+    await accepted
     return turn
-
-
-def _consume(future: asyncio.Future[None]) -> None:
-    if not future.cancelled():
-        future.exception()
 
 
 async def _drive(
@@ -77,10 +70,12 @@ async def _drive(
         try:
             first = await anext(events)
         except Exception as exc:
-            accepted.set_exception(exc)
+            if not accepted.done():  # else the client left: nobody waits for the refusal
+                accepted.set_exception(exc)
             return
         turn.publish(stored_frame(first))
-        accepted.set_result(None)
+        if not accepted.done():
+            accepted.set_result(None)
         invocation_id = first.invocation_id
         last: Event = first
         try:

@@ -20,7 +20,7 @@ from agentlog.server.parts import MessageBody, NewAnswers, NewParts, Uploads, me
 from agentlog.server.replay import Replay, read_after
 from agentlog.server.routes.resource import resource_router
 from agentlog.server.schemas import Answer
-from agentlog.server.streaming import session_stream, sse_response
+from agentlog.server.streaming import session_stream, sse_response, turn_stream
 from agentlog.server.turns import start_turn
 from agentlog.server.wait import JSON, SSE, TurnOut, turn_response, wants_json
 
@@ -186,7 +186,7 @@ async def _run(
     if as_json:
         return await turn_response(turn, *key)
     if last_event_id is None:
-        return sse_response(turn.follow(set()))
+        return turn_stream(turn.follow(set()))
     # What was stored after the client's id before this turn (e.g. a compaction), then it.
     frames = session_stream(
         server.store,
@@ -199,7 +199,7 @@ async def _run(
         server.runner.agent.name,
         follow_new=False,
     )
-    return sse_response(frames)
+    return turn_stream(frames)
 
 
 @router.get("/{session_id}/stream", response_class=EventSourceResponse, responses=STREAM)
