@@ -77,7 +77,26 @@ def serve(db: str, schema: str | None, port: int) -> None:
         store = SqliteSessionService(db)
     runner = Runner(agent=refund_desk(), session_service=store)
     app = create_app(runner, close_store_on_shutdown=True)
-    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+    profile = os.environ.get("AGENTLOG_BENCH_PROFILE")
+    if not profile:
+        uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+        return
+    import cProfile
+    import signal
+
+    def stopped(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    # uvicorn raises the SIGTERM it stopped on again once it has shut down: end with it.
+    signal.signal(signal.SIGTERM, stopped)
+    # A profile of the whole server's life (warm-up and burst), written when it is stopped.
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+    finally:
+        profiler.disable()
+        profiler.dump_stats(f"{profile}-{'pg' if schema else 'sqlite'}.prof")
 
 
 def free_port() -> int:
