@@ -8,6 +8,7 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -106,16 +107,62 @@ async def test_callers_are_answered_only_once_the_batch_commits(
     assert _stored(tmp_path / "g.db") == [4]
 
 
-async def test_a_lone_write_runs_inline_and_a_batch_on_the_writer_thread(
+async def test_a_batch_is_written_inline_and_committed_on_the_writer_thread(
     commits: GroupCommit,
 ) -> None:
     def where(conn: sqlite3.Connection) -> int:
         return threading.get_ident()
 
+    commits_seen: list[int] = []
+    inline = commits._inline
+    assert inline is not None
+    inline.set_trace_callback(
+        lambda sql: commits_seen.append(threading.get_ident()) if sql == "COMMIT" else None
+    )
     here = threading.get_ident()
-    assert await commits.write(where) == here
+    assert await commits.write(where) == here  # alone: written and committed here
+    assert commits_seen == [here]
     together = await asyncio.gather(commits.write(where), commits.write(where))
-    assert together[0] == together[1] != here
+    assert together == [here, here]  # the statements here, the fsync on the writer's thread
+    assert len(commits_seen) == 2
+    assert commits_seen[1] != here
+    inline.set_trace_callback(None)
+
+
+class _Row:
+    """A write of one row that can also be written with others of its kind at once."""
+
+    calls: ClassVar[list[int]] = []
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __call__(self, conn: sqlite3.Connection) -> int:
+        conn.execute("INSERT INTO rows (n) VALUES (?)", (self.n,))
+        return self.n
+
+    @staticmethod
+    def many(conn: sqlite3.Connection, rows: list[_Row]) -> list[int]:
+        _Row.calls.append(len(rows))
+        conn.executemany("INSERT INTO rows (n) VALUES (?)", [(r.n,) for r in rows])
+        return [r.n for r in rows]
+
+
+async def test_writes_of_one_kind_are_written_together_and_alone_when_one_fails(
+    commits: GroupCommit, tmp_path: Path
+) -> None:
+    _Row.calls = []
+    assert await asyncio.gather(*(commits.write(_Row(n)) for n in range(10))) == list(range(10))
+    assert _Row.calls == [10]
+    # A duplicate among them: the run fails together, then each is written alone.
+    results = await asyncio.gather(
+        *(commits.write(_Row(n)) for n in (20, 21, 5, 22)), return_exceptions=True
+    )
+    assert results[:2] == [20, 21]
+    assert results[3] == 22
+    assert isinstance(results[2], StoreUnavailableError)
+    assert _Row.calls == [10, 4]
+    assert _stored(tmp_path / "g.db") == [*range(10), 20, 21, 22]
 
 
 async def test_a_lone_write_waits_on_the_writer_thread_while_another_process_writes(

@@ -1,30 +1,40 @@
 """Group commit on a SQLite file: the writes of many callers in one transaction, one fsync.
 
 A write is a function of the connection that writes one thing whole (an append, a lease, a new
-session) or raises. Writers that arrive together are committed together:
+session) or raises, and does nothing else: it may be run twice in one transaction (see 2).
+Writers that arrive together are committed together:
 
 1. The writes are gathered into batches as they arrive (:mod:`agentlog._stores.batching`):
    those ready in one loop iteration form a batch, and those arriving while it is written
    form the next, written as soon as the one before it is durable.
-2. In a batch of several, each write runs in a ``SAVEPOINT`` of its own. A write that raises
-   (a stale or refused append, a duplicate id) is rolled back to its savepoint: it fails alone
-   and writes nothing, and the others commit.
+2. A batch of several first runs whole under one ``SAVEPOINT``, consecutive writes of one kind
+   together when that kind can (a ``many`` staticmethod: one ``executemany`` per statement
+   rather than a call per write). If any write raises, the batch goes back to that savepoint
+   and runs again, each write in a ``SAVEPOINT`` of its own: the one that raises (a stale or
+   refused append, a duplicate id) is rolled back to its savepoint, fails alone and writes
+   nothing, and the others commit.
 3. Every caller is answered only once ``COMMIT`` has returned, so at ``synchronous=FULL`` only
    once the batch is on disk. A crash before that loses the batch and nothing else; SQLite's
    journal leaves each write whole or absent, as it does for one transaction of its own.
 
-A batch of one runs on the calling thread when an inline connection is given and no other
-connection holds the write lock (handing one write to a thread costs more than its SQL); any
-larger batch, and one that finds the file locked, runs on the writer's thread, where the wait
-for the lock and the batch's fsync do not hold up the event loop. Batches are written one at a
-time, so the inline connection and the writer's never write at once.
+With an inline connection (usable from the event loop's thread), a batch's statements run on
+the loop's thread when no other connection holds the write lock: a batch of one whole there
+(handing one write to a thread costs more than its SQL), a larger batch there up to its
+``COMMIT``, which the writer's thread runs on the same connection, so the fsync waits there
+while the loop prepares the next batch (statements handed to a thread would wait for the GIL
+behind that work, one by one). A batch that finds the file locked, and every batch without an
+inline connection, runs on the writer's thread with its own connection, where the wait for the
+lock does not hold up the event loop. Batches are written one at a time, so the two
+connections never write at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from agentlog._stores.batching import NOT_ALONE, Batcher, Failed
 from agentlog._stores.sqlite import SqliteWorker, is_busy
@@ -91,7 +101,46 @@ class GroupCommit:
             return Failed(self._worker.translated(exc))
 
     async def _commit(self, writes: list[Write]) -> list[Any]:
+        conn = self._inline
+        if conn is not None:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc):
+                    raise self._worker.translated(exc) from exc
+            else:
+                return await self._write_here_commit_there(conn, writes)
         return await self._worker.run(self._begin_and_commit, writes)
+
+    async def _write_here_commit_there(
+        self, conn: sqlite3.Connection, writes: list[Write]
+    ) -> list[Any]:
+        """The batch's statements on this thread, its ``COMMIT`` (the fsync) on the worker's."""
+        try:
+            outcomes = self._run(conn, writes)
+            started = threading.Event()
+            commit = self._worker.start(_commit_other, conn, started)
+            # Hold the GIL back until the worker has begun (its COMMIT then runs without it):
+            # else it waits for the GIL while this thread runs the next writers' Python, and
+            # the fsync starts only once the loop has nothing left to do.
+            started.wait(_START_WAIT)
+            try:
+                await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                # The connection is the worker's until its COMMIT returns.
+                await asyncio.wait([commit])
+                raise
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            self.batches += 1
+            error = self._worker.translated(exc)
+            if error is exc:
+                raise
+            raise error from exc
+        self.batches += 1
+        self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, Failed))
+        return outcomes
 
     def _begin_and_commit(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
         """The batch's transaction, on the worker's thread (it waits there for the lock)."""
@@ -101,27 +150,17 @@ class GroupCommit:
     def _in_transaction(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
         """Run ``writes`` in the open transaction and commit; each outcome is the write's
         result or a ``Failed``. Raises (having rolled back) when the batch cannot commit."""
-        outcomes: list[Any] = []
         try:
             if len(writes) == 1:
                 # Alone, a write needs no savepoint: it is the whole transaction.
                 try:
-                    outcomes.append(writes[0](conn))
+                    outcomes = [writes[0](conn)]
                 except Exception as exc:
                     conn.execute("ROLLBACK")
                     self.batches += 1
                     return [Failed(self._worker.translated(exc))]
             else:
-                for write in writes:
-                    conn.execute("SAVEPOINT agentlog_write")
-                    try:
-                        outcomes.append(write(conn))
-                    except Exception as exc:
-                        # Raises when SQLite already rolled the whole transaction back (an I/O
-                        # error, a full disk): then the batch fails as one.
-                        conn.execute("ROLLBACK TO agentlog_write")
-                        outcomes.append(Failed(self._worker.translated(exc)))
-                    conn.execute("RELEASE agentlog_write")
+                outcomes = self._run(conn, writes)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -131,6 +170,65 @@ class GroupCommit:
         self.batches += 1
         self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, Failed))
         return outcomes
+
+    def _run(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
+        """Run several ``writes`` in the open transaction, each failing alone.
+
+        First all together under one savepoint, as nearly every batch succeeds whole; if one
+        raises, back to that savepoint and again, each write in a savepoint of its own, so
+        that one fails alone and writes nothing (a write is a function of the database it
+        finds, so the writes before it do the same again).
+        """
+        conn.execute("SAVEPOINT agentlog_batch")
+        try:
+            outcomes = _together(conn, writes)
+        except Exception:
+            # Raises when SQLite already rolled the whole transaction back (an I/O error, a
+            # full disk): then the batch fails as one.
+            conn.execute("ROLLBACK TO agentlog_batch")
+            outcomes = []
+            for write in writes:
+                conn.execute("SAVEPOINT agentlog_write")
+                try:
+                    outcomes.append(write(conn))
+                except Exception as exc:
+                    conn.execute("ROLLBACK TO agentlog_write")
+                    outcomes.append(Failed(self._worker.translated(exc)))
+                conn.execute("RELEASE agentlog_write")
+        conn.execute("RELEASE agentlog_batch")
+        return outcomes
+
+
+def _together(conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
+    """Run ``writes`` in order, consecutive ones with the same ``many`` (a staticmethod, so
+    the same function on every instance) by one call of it; raise if one fails."""
+    outcomes: list[Any] = []
+    i, n = 0, len(writes)
+    while i < n:
+        many = getattr(writes[i], "many", None)
+        j = i + 1
+        if many is not None:
+            while j < n and getattr(writes[j], "many", None) is many:
+                j += 1
+        if j - i > 1:
+            assert many is not None
+            outcomes.extend(many(conn, writes[i:j]))
+        else:
+            outcomes.append(writes[i](conn))
+        i = j
+    return outcomes
+
+
+_START_WAIT: Final = 0.01
+"""Seconds the loop waits at most for the worker to begin a batch's ``COMMIT``."""
+
+
+def _commit_other(
+    _worker_conn: sqlite3.Connection, conn: sqlite3.Connection, started: threading.Event
+) -> None:
+    """``COMMIT`` the inline connection's transaction, on the worker's thread."""
+    started.set()
+    conn.execute("COMMIT")
 
 
 def _copy(exc: BaseException) -> BaseException:

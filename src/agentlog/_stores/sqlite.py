@@ -123,10 +123,14 @@ class SqliteWorker:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(connection, *args)`` on the worker thread, its driver errors translated."""
+        return await self.start(fn, *args)
+
+    def start(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """:meth:`run`, handed to the worker thread at once: its outcome, to await."""
         if self._closed:
             raise self.closed_error()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(self._guard, fn, *args))
+        return loop.run_in_executor(self._executor, functools.partial(self._guard, fn, *args))
 
     def _guard(self, fn: Callable[..., T], *args: Any) -> T:
         return self.guarded(self._conn, fn, *args)

@@ -308,9 +308,8 @@ class SqliteSessionService:
         if plan is None:
             return session
         key = (session.app_name, session.user_id, session.id)
-        write = functools.partial(_append, session=session, plan=plan, known_pk=self._pks.get(key))
         try:
-            token = await self._writes.write(write)
+            token = await self._writes.write(_Append(session, plan, self._pks.get(key)))
         except StoreError:
             self._pks.pop(key, None)  # perhaps another session's now: looked up next time
             raise
@@ -425,11 +424,10 @@ def _no_setup(conn: sqlite3.Connection) -> None:
     """The writer's connection needs nothing more: the reader's opening migrated the file."""
 
 
-def _append(
-    conn: sqlite3.Connection, *, session: Session, plan: AppendPlan, known_pk: int | None
-) -> tuple[int, float]:
-    """Store one planned append; return the session row's cache token (primary key and
-    creation time).
+class _Append:
+    """One planned append, a write of the group commit: the session row updated, the event
+    row inserted, the delta's state rows written; its result is the session row's cache
+    token (primary key and creation time).
 
     The row is updated by its primary key with every check in the WHERE (an UPDATE ...
     RETURNING costs SQLite a temporary table, more than a lookup and an update). The key is
@@ -437,55 +435,116 @@ def _append(
     the update checks, so a key now naming another session (deleted and made again) matches
     nothing; otherwise it is looked up first, under the same write lock.
     """
-    event = plan.event
-    pk, create_time = known_pk, session.create_time
-    if pk is None or create_time is None:
-        row = conn.execute(_SESSION_PK, (session.app_name, session.user_id, session.id)).fetchone()
-        if row is None:
-            raise SessionNotFoundError(session.app_name, session.user_id, session.id)
-        pk, create_time = row
-    updated = conn.execute(
-        "UPDATE sessions SET version = ?, last_update_time = ? WHERE pk = ? AND version = ?"
-        " AND (? IS NULL OR create_time = ?)"
-        # Under a lease: that lease's token. Under none: no live lease of another.
-        " AND CASE WHEN ? IS NULL THEN lease_owner IS NULL OR lease_expires < ?"
-        " ELSE lease_token = ? END",
-        (
+
+    __slots__ = ("known_pk", "plan", "session")
+
+    def __init__(self, session: Session, plan: AppendPlan, known_pk: int | None) -> None:
+        self.session = session
+        self.plan = plan
+        self.known_pk = known_pk
+
+    def __call__(self, conn: sqlite3.Connection) -> tuple[int, float]:
+        session, plan = self.session, self.plan
+        token = self._token(conn)
+        update = self._update(token[0], time.time())
+        if conn.execute(_UPDATE_SESSION, update).rowcount != 1:
+            raise _stale_or_missing(conn, session, plan.expected_version)
+        try:
+            conn.execute(_INSERT_EVENT, self._insert(token[0]))
+        except sqlite3.IntegrityError as exc:
+            raise DuplicateEventError(session.id, plan.event.id) from exc
+        _write_delta(conn, token[0], session.app_name, session.user_id, plan.delta)
+        return token
+
+    @staticmethod
+    def many(conn: sqlite3.Connection, appends: list[_Append]) -> list[tuple[int, float]]:
+        """Several appends, each statement once for all of them (``executemany``), in the
+        order given; raises, having written part of them, if one would fail (the group
+        commit then writes each alone, which raises that one's own error)."""
+        now = time.time()
+        tokens = [append._token(conn) for append in appends]
+        updates = [a._update(token[0], now) for a, token in zip(appends, tokens, strict=True)]
+        if conn.executemany(_UPDATE_SESSION, updates).rowcount != len(updates):
+            raise _NotTogether
+        conn.executemany(
+            _INSERT_EVENT, [a._insert(t[0]) for a, t in zip(appends, tokens, strict=True)]
+        )
+        rows: dict[str, list[tuple[Any, ...]]] = {}
+        for append, (pk, _) in zip(appends, tokens, strict=True):
+            session, delta = append.session, append.plan.delta
+            # The state tables are apart from the others, so their rows may follow all the
+            # events'; within each, the order of the appends is kept.
+            for scope, owner, changes in (
+                ("session_state", (pk,), delta.session),
+                ("app_state", (session.app_name,), delta.app),
+                ("user_state", (session.app_name, session.user_id), delta.user),
+            ):
+                for key, value in changes.items():
+                    if value is REMOVED:
+                        raise _NotTogether  # a deletion among upserts: one by one instead
+                    rows.setdefault(scope, []).append((*owner, key, encode_value(value)))
+        for scope, scope_rows in rows.items():
+            conn.executemany(_UPSERT_SQL[scope], scope_rows)
+        return tokens
+
+    def _token(self, conn: sqlite3.Connection) -> tuple[int, float]:
+        session = self.session
+        pk, create_time = self.known_pk, session.create_time
+        if pk is None or create_time is None:
+            row = conn.execute(_SESSION_PK, (session.app_name, session.user_id, session.id))
+            found = row.fetchone()
+            if found is None:
+                raise SessionNotFoundError(session.app_name, session.user_id, session.id)
+            return found[0], found[1]
+        return pk, create_time
+
+    def _update(self, pk: int, now: float) -> tuple[Any, ...]:
+        session, plan = self.session, self.plan
+        return (
             plan.new_version,
-            event.timestamp,
+            plan.event.timestamp,
             pk,
             plan.expected_version,
             session.create_time,
             session.create_time,
             session.lease_token,
-            time.time(),
+            now,
             session.lease_token,
-        ),
-    ).rowcount
-    if updated != 1:
-        raise _stale_or_missing(conn, session, plan.expected_version)
-    try:
-        conn.execute(
-            "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
-            " timestamp, format_version, payload, compaction_end)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                pk,
-                plan.new_version,
-                event.id,
-                event.invocation_id,
-                event.author,
-                event.timestamp,
-                EVENT_FORMAT_VERSION,
-                plan.payload,
-                plan.compaction_end,
-            ),
         )
-    except sqlite3.IntegrityError as exc:
-        raise DuplicateEventError(session.id, event.id) from exc
-    _write_delta(conn, pk, session.app_name, session.user_id, plan.delta)
-    return pk, create_time
 
+    def _insert(self, pk: int) -> tuple[Any, ...]:
+        plan = self.plan
+        event = plan.event
+        return (
+            pk,
+            plan.new_version,
+            event.id,
+            event.invocation_id,
+            event.author,
+            event.timestamp,
+            EVENT_FORMAT_VERSION,
+            plan.payload,
+            plan.compaction_end,
+        )
+
+
+class _NotTogether(Exception):
+    """Appends that cannot be written together, for the group commit to write one by one."""
+
+
+_UPDATE_SESSION: Final = (
+    "UPDATE sessions SET version = ?, last_update_time = ? WHERE pk = ? AND version = ?"
+    " AND (? IS NULL OR create_time = ?)"
+    # Under a lease: that lease's token. Under none: no live lease of another.
+    " AND CASE WHEN ? IS NULL THEN lease_owner IS NULL OR lease_expires < ?"
+    " ELSE lease_token = ? END"
+)
+
+_INSERT_EVENT: Final = (
+    "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
+    " timestamp, format_version, payload, compaction_end)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 _MAX_PKS: Final = 100_000
 """Primary keys kept before the map starts again."""
@@ -620,44 +679,37 @@ def _state(
 def _write_delta(
     conn: sqlite3.Connection, pk: int, app_name: str, user_id: str, delta: ScopedDelta
 ) -> None:
-    _upsert(
-        conn,
-        delta.session,
-        "DELETE FROM session_state WHERE session_pk = ? AND key = ?",
-        "INSERT INTO session_state (session_pk, key, value) VALUES (?, ?, ?)"
-        " ON CONFLICT (session_pk, key) DO UPDATE SET value = excluded.value",
-        (pk,),
-    )
-    _upsert(
-        conn,
-        delta.app,
-        "DELETE FROM app_state WHERE app_name = ? AND key = ?",
-        "INSERT INTO app_state (app_name, key, value) VALUES (?, ?, ?)"
-        " ON CONFLICT (app_name, key) DO UPDATE SET value = excluded.value",
-        (app_name,),
-    )
-    _upsert(
-        conn,
-        delta.user,
-        "DELETE FROM user_state WHERE app_name = ? AND user_id = ? AND key = ?",
-        "INSERT INTO user_state (app_name, user_id, key, value) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (app_name, user_id, key) DO UPDATE SET value = excluded.value",
-        (app_name, user_id),
-    )
+    if delta.session:
+        _upsert(conn, delta.session, "session_state", (pk,))
+    if delta.app:
+        _upsert(conn, delta.app, "app_state", (app_name,))
+    if delta.user:
+        _upsert(conn, delta.user, "user_state", (app_name, user_id))
+
+
+_UPSERT_SQL: Final = {
+    "session_state": "INSERT INTO session_state (session_pk, key, value) VALUES (?, ?, ?)"
+    " ON CONFLICT (session_pk, key) DO UPDATE SET value = excluded.value",
+    "app_state": "INSERT INTO app_state (app_name, key, value) VALUES (?, ?, ?)"
+    " ON CONFLICT (app_name, key) DO UPDATE SET value = excluded.value",
+    "user_state": "INSERT INTO user_state (app_name, user_id, key, value) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (app_name, user_id, key) DO UPDATE SET value = excluded.value",
+}
+_DELETE_SQL: Final = {
+    "session_state": "DELETE FROM session_state WHERE session_pk = ? AND key = ?",
+    "app_state": "DELETE FROM app_state WHERE app_name = ? AND key = ?",
+    "user_state": "DELETE FROM user_state WHERE app_name = ? AND user_id = ? AND key = ?",
+}
 
 
 def _upsert(
-    conn: sqlite3.Connection,
-    changes: Mapping[str, Any],
-    delete_sql: str,
-    upsert_sql: str,
-    owner: tuple[Any, ...],
+    conn: sqlite3.Connection, changes: Mapping[str, Any], table: str, owner: tuple[Any, ...]
 ) -> None:
     for key, value in changes.items():
         if value is REMOVED:
-            conn.execute(delete_sql, (*owner, key))
+            conn.execute(_DELETE_SQL[table], (*owner, key))
         else:
-            conn.execute(upsert_sql, (*owner, key, encode_value(value)))
+            conn.execute(_UPSERT_SQL[table], (*owner, key, encode_value(value)))
 
 
 def _stale_or_missing(
