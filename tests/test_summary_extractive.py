@@ -35,10 +35,11 @@ def test_the_worked_example() -> None:
     assert record is not None
     assert record.goal == "My order A-1001 still hasn't arrived. What's going on?"
     assert [i.sources for i in record.facts] == [("e02", "e03")]
-    assert record.facts[0].text.startswith("lookup_order (A-1001): order_id A-1001; status shipped")
+    # One item per thing read: what it is, its identifier and key fields, not the raw result.
+    assert record.facts[0].text.startswith("Order A-1001: status shipped")
     (decision,) = record.decisions
     assert decision.sources == ("e05", "e06")
-    assert decision.text.startswith("refund_shipping (order_id A-1001; amount 12.5) done:")
+    assert decision.text.startswith("refund_shipping for order id A-1001, amount 12.5 done")
     # "It will reach your card" names nothing: it is kept with the sentence that says what.
     assert [i.text for i in record.commitments] == [
         "I've refunded the $12.50 shipping fee of A-1001. "
@@ -110,8 +111,10 @@ def test_a_result_that_changed_state_is_a_decision_and_pending_calls_are_open() 
     record = result.record
     assert record is not None
     assert [d.sources for d in record.decisions] == [("e2", "e3")]
-    assert [f.text for f in record.facts] == ["lookup (A-2001) failed: timeout"]
-    assert [q.text for q in record.open_questions] == ["notify_courier (A-2001) has no result yet"]
+    assert [f.text for f in record.facts] == ["lookup for id A-2001 failed: timeout"]
+    assert [q.text for q in record.open_questions] == [
+        "notify_courier for id A-2001 has no result yet"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -348,11 +351,11 @@ def test_machinery_reads_as_sentences_and_a_lookup_is_one_fact(confirmed: bool) 
         assert raw not in every
     verb = "approved" if confirmed else "declined"
     decisions = {i.text: i.sources for i in record.decisions}
-    approval = f"An operator {verb} refund_shipping (order_id A-1001; amount 12.5)"
+    approval = f"An operator {verb} refund_shipping for order id A-1001, amount 12.5"
     assert decisions[approval] == ("e08", "e09", "e10")  # the call, the request, the answer
     assert decisions["desk handed the conversation over to refunds"] == ("e06", "e07")
     # The same order read twice is one fact citing both reads, though its tool cached state.
-    lookups = [i for i in record.facts if i.text.startswith("lookup_order")]
+    lookups = [i for i in record.facts if i.text.startswith("Order A-1001")]
     assert [i.sources for i in lookups] == [("e02", "e03", "e04", "e05")]
     assert not any(i.text.startswith("lookup_order") for i in record.decisions)
     refunded = [i for i in record.decisions if i.text.startswith("refund_shipping")]

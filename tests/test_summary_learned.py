@@ -98,7 +98,7 @@ def test_learning_can_be_switched_off_and_presets_add_to_it() -> None:
 
 
 def test_a_mentioned_scoped_preset_still_decides_where_its_ids_count() -> None:
-    catalogue = {"items": [{"item_id": "7751905257", "price": 12.0}]}
+    catalogue = {"item_id": "7751905257", "price": 12.0}  # one item read: its id counts
     events = [
         event(1, "user", Part(text="What is in stock?")),
         event(2, "agent", Part.from_function_call("search", {"q": "mug"}, "c1")),

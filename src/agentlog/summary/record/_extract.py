@@ -4,10 +4,11 @@ how a tool payload becomes one line of text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any, Final
 
 from agentlog.summary.record.entities import EntityPatterns
+from agentlog.summary.record.learned import identifier_shaped, is_id_key
 
 __all__ = [
     "READ_VERBS",
@@ -15,26 +16,33 @@ __all__ = [
     "WRITE_VERBS",
     "clip",
     "failed",
+    "fields_text",
+    "holds",
+    "key_fields",
     "is_lookup",
     "is_promise",
     "is_state_changing",
     "names_something",
     "needs_context",
     "payload_text",
+    "scalar",
     "sentences",
+    "thing_of",
+    "unwrap",
+    "words_of",
 ]
 
 WRITE_VERBS: Final = frozenset(
     {
-        "activate", "add", "apply", "approve", "archive", "assign", "block", "book", "cancel",
-        "change", "charge", "close", "confirm", "connect", "create", "credit", "deactivate",
-        "delete", "disable", "disconnect", "downgrade", "edit", "enable", "escalate",
-        "exchange", "grant", "insert", "install", "issue", "lock", "make", "modify", "move",
-        "pay", "place", "post", "put", "reboot", "refuel", "refund", "register", "reject",
-        "remove", "rename", "renew", "replace", "reschedule", "reseat", "reset", "restart",
-        "restore", "resume", "return", "revoke", "save", "schedule", "send", "set", "submit",
-        "subscribe", "suspend", "switch", "toggle", "transfer", "turn", "unblock", "uninstall",
-        "unlock", "unsubscribe", "update", "upgrade", "write",
+        "activate", "add", "adjust", "adjustment", "apply", "approve", "archive", "assign", "block",
+        "book", "cancel", "change", "charge", "close", "confirm", "connect", "correct", "create",
+        "credit", "deactivate", "delete", "disable", "disconnect", "downgrade", "edit", "enable",
+        "escalate", "exchange", "file", "grant", "insert", "install", "issue", "lock", "make",
+        "modify", "move", "open", "pay", "place", "post", "put", "raise", "reboot", "redirect",
+        "refuel", "refund", "register", "reject", "remove", "rename", "renew", "replace", "request",
+        "reschedule", "reseat", "reset", "restart", "restore", "resume", "return", "revoke", "save",
+        "schedule", "send", "set", "submit", "subscribe", "suspend", "switch", "toggle", "transfer",
+        "turn", "unblock", "uninstall", "unlock", "unsubscribe", "update", "upgrade", "write",
     }
 )  # fmt: skip
 """Words of a tool name that say it changes something."""
@@ -200,3 +208,131 @@ def needs_context(sentence: str) -> bool:
     """Whether a promise reads only with the sentence before it: it refers back ("It will
     reach your card") or names no identifier or amount (a date alone does not say what)."""
     return _REFERS_BACK.match(sentence) is not None or _IDENTIFIES.search(sentence) is None
+
+
+# --- the things a tool result is about ---------------------------------------------------------
+
+_THING_NOISE: Final = frozenset(
+    {"by", "data", "detail", "details", "for", "info", "information", "of", "record", "the"}
+)
+
+
+def words_of(key: str) -> str:
+    """A JSON key or tool name as words (``new_flight_number``: ``new flight number``)."""
+    return " ".join(w.lower() for w in _NAME_WORD.findall(key)) or key
+
+
+def thing_of(key: str, tool: str) -> str:
+    """What an identifier names, read from its key (``booking_code``: ``booking``) or, for a
+    bare ``id``, from the tool's name (``get_booking``: ``booking``)."""
+    words = [w.lower() for w in _NAME_WORD.findall(key)][:-1]
+    if not words:
+        words = [w.lower() for w in _NAME_WORD.findall(tool)]
+        words = words[1:] if words and words[0] in READ_VERBS else words
+    named = [w for w in words if w not in _THING_NOISE]
+    return " ".join(named) or "record"
+
+
+def unwrap(payload: Any) -> tuple[Any, str]:
+    """A result without its one-key wrappers (``{"booking": {...}}``), and the last key left."""
+    key = ""
+    while isinstance(payload, dict) and len(payload) == 1:
+        ((k, inner),) = payload.items()
+        if not isinstance(inner, dict | list):
+            break
+        key, payload = str(k), inner
+    return payload, key
+
+
+def scalar(value: Any) -> str | None:
+    """A leaf value as one line of text; a list of leaves joined; ``None`` for the others."""
+    if isinstance(value, list) and value and all(not isinstance(v, dict | list) for v in value):
+        return ", ".join(" ".join(str(v).split()) for v in value)
+    if isinstance(value, dict | list) or value in _LEAF_SKIP:
+        return None
+    return " ".join(str(value).split())
+
+
+def holds(shown: str, entities: Collection[str]) -> bool:
+    """Whether a shown value holds one of ``entities`` (texts of entities a record keeps)."""
+    return shown in entities or any(e in shown for e in entities if len(e) > 3)
+
+
+def key_fields(
+    payload: Any,
+    entities: Collection[str],
+    patterns: EntityPatterns | None,
+    skip: Collection[str] = (),
+    *,
+    whole: bool = False,
+    every: bool = False,
+) -> list[tuple[str, str]]:
+    """What a reader needs of a payload, as ``(key, value)`` pairs, each value once: its
+    top-level telling fields (status, name, a message: :data:`SALIENT_KEYS`; with ``whole``,
+    for one object read, its amounts and dates too, and the identifier of each entry of its
+    lists: an order's lines; with ``every``, for what a write did, every top-level value) and,
+    at any depth, the leaves holding an entity the record keeps; not the rest of the dump.
+    Values in ``skip`` (said already) are left out."""
+    fields: dict[str, str] = {}  # value: its key
+
+    def add(key: str, shown: str) -> None:
+        if shown not in skip:
+            fields.setdefault(shown, key)
+
+    if isinstance(payload, dict):
+        for k, v in payload.items():
+            key = str(k)
+            shown = scalar(v)
+            if shown is None and isinstance(v, dict) and key in SALIENT_KEYS:
+                shown = " ".join(s for s in map(scalar, v.values()) if s) or None  # a name
+            if whole and isinstance(v, list):
+                parts = [p for p in map(_part_id, v[:_PARTS]) if p and p not in skip]
+                if parts:
+                    add(key, ", ".join(parts) + (" …" if len(v) > _PARTS else ""))
+            if shown is not None and (
+                every
+                or key in SALIENT_KEYS
+                or holds(shown, entities)
+                or (
+                    whole
+                    and (
+                        (patterns is not None and patterns.is_money_key(key))
+                        or _DATED.fullmatch(shown) is not None
+                    )
+                )
+            ):
+                add(key, clip(shown, _FIELD_CHARS))
+    if entities:
+        for key, value in _leaves(payload):
+            shown = " ".join(str(value).split())
+            if holds(shown, entities):
+                add(key, shown)
+    return [(k, v) for v, k in fields.items()]
+
+
+_PARTS: Final = 5
+"""An object's list shows the identifiers of its first entries, this many."""
+
+
+def _part_id(entry: Any) -> str | None:
+    """An entry's identifier: its first value under a key naming one, or shaped like one."""
+    if not isinstance(entry, dict):
+        return None
+    for k, v in entry.items():
+        shown = scalar(v)
+        if shown is not None and (
+            is_id_key(str(k)) or (isinstance(v, str) and identifier_shaped(v))
+        ):
+            return shown
+    return None
+
+
+_BARE_KEYS: Final = frozenset({"", "result", "message", "description"})
+"""Keys whose name says nothing a reader needs: their values are shown alone."""
+_FIELD_CHARS: Final = 120
+"""A telling field's value (a message, a description) is cut to about this many characters."""
+
+
+def fields_text(fields: Iterable[tuple[str, str]]) -> str:
+    """``key value, ...`` with keys as words (a result's or message's value alone)."""
+    return ", ".join(v if k in _BARE_KEYS else f"{words_of(k)} {v}" for k, v in fields)

@@ -7,15 +7,18 @@ record is never asked for something a truncated payload hid from it.
 
 from __future__ import annotations
 
+import json
+import re
 from bisect import bisect_right
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
+from agentlog.summary.record._extract import is_state_changing
 from agentlog.summary.record._scan import ascii_copy, new_entity
 from agentlog.summary.record.entities import Entity, EntityPatterns, is_word, recall_keys
-from agentlog.summary.record.learned import LearnedIds, learn_ids
+from agentlog.summary.record.learned import LearnedIds, is_id_key, learn_ids
 from agentlog.transcript import LineKind, TranscriptLine, parse_line
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "missing_entities",
     "missing_from_transcript",
     "token_starts",
+    "touched",
     "transcript_entities",
 ]
 
@@ -265,17 +269,124 @@ def transcript_entities(
     occurrences: Iterable[tuple[Entity, str | None]] | None = None,
 ) -> dict[str, ExpectedEntity]:
     """The entities a record of ``transcript`` must keep, by key, in order of first occurrence
-    (from ``occurrences`` when ``entity_occurrences`` already found them)."""
+    (from ``occurrences`` when ``entity_occurrences`` already found them): those the
+    conversation touched (:func:`touched`), each with every event it occurs in."""
+    parsed = ParsedTranscript.of(transcript)
     if occurrences is None:
-        occurrences = entity_occurrences(transcript, patterns)
-    found: dict[str, tuple[Entity, dict[str, None]]] = {}
+        occurrences = entity_occurrences(parsed, patterns)
+    counts = touched(parsed)
+    found: dict[str, tuple[Entity, dict[str, None], bool]] = {}
     for entity, eid in occurrences:
         seen = found.get(entity.key)
         if seen is None:
-            seen = found[entity.key] = (entity, {})
+            seen = found[entity.key] = (entity, {}, False)
+        if not seen[2] and counts(entity.start):
+            seen = found[entity.key] = (seen[0], seen[1], True)
         if eid:
             seen[1][eid] = None
-    return {key: ExpectedEntity(e, tuple(ids)) for key, (e, ids) in found.items()}
+    return {key: ExpectedEntity(e, tuple(ids)) for key, (e, ids, kept) in found.items() if kept}
+
+
+_KEY_BEFORE: Final = re.compile(r'"([^"\\\n]{1,64})": "?#?$')
+"""The JSON key whose value starts where the text ends (``"order_id": "#``)."""
+
+
+def touched(parsed: ParsedTranscript) -> Callable[[int], bool]:
+    """Whether the entity occurring at a position of ``parsed`` is one the conversation
+    touched, so a record must keep it.
+
+    A tool result is often a dump (a search's every option, a user's every order); a record
+    that had to repeat each of its identifiers could never be short, and a reader needs only
+    what the conversation used. An occurrence counts when it is:
+
+    - on any line but a tool result: a message of the customer or an agent, a tool call's
+      arguments, a transfer, a compaction;
+    - in a write's result (a tool whose name says it changes something), outside its lists:
+      what the change did, not the listings it repeats;
+    - in a read's result, when the result is one object (it has an identifier at its top
+      level: the booking, the order, the user read): that identifier, and the object's own
+      fields, outside its lists, where a list of one entry is the object's part (a booking's
+      one flight), not a listing; or the only value of a one-value result
+      (``{"result": "sara_doe_496"}``).
+
+    So the identifiers of a listing that nothing else names are not required (a search's
+    options, a user's other orders, a product's variants); the same identifier named by a
+    call, a message or a write is. A result cut short by the transcript's limit, which does
+    not parse, counts at its top level only.
+    """
+    heads = parsed.heads
+    scan = parsed.scan
+    ends = parsed.ends()
+    lines: dict[int, tuple[int, str | None]] = {}  # line: where its JSON starts, what counts
+
+    def counts(start: int) -> bool:
+        at = parsed.line_at(start)
+        _, body, _, kind, _ = heads[at]
+        if kind != "result":
+            return True
+        shape = lines.get(at)
+        if shape is None:
+            shape = lines[at] = _result_shape(scan, body, ends[at])
+        json_at, held = shape
+        if json_at < 0 or start < json_at:
+            return held is not None  # a result in words: a write's says what it did
+        if held is not None:
+            return any(_is_at(held, scan, start, ends[at]))
+        before = scan[json_at:start]  # it did not parse: the top level of an object read
+        depth = before.count("{") + before.count("[") - before.count("}") - before.count("]")
+        key = _KEY_BEFORE.search(before, max(0, len(before) - 72))
+        return depth == 1 and key is not None and is_id_key(key[1])
+
+    return counts
+
+
+def _is_at(held: str, scan: str, start: int, end: int) -> Iterator[bool]:
+    """Whether the token at ``start`` is one of ``held``'s lines."""
+    stop = start
+    while stop < end and (scan[stop].isalnum() or scan[stop] in "_-.@"):
+        stop += 1
+    token = scan[start:stop].rstrip(".")
+    yield f"\n{token}\n" in held or f"\n#{token}\n" in held
+
+
+def _result_shape(scan: str, body: int, end: int) -> tuple[int, str | None]:
+    """Where a result line's JSON starts, and the leaves that count (one a line, between
+    newlines), ``None`` when none does or it does not parse."""
+    space = scan.find(" ", body, end)
+    name = scan[body : space if space >= 0 else end]
+    write = is_state_changing(name)
+    if space < 0 or not scan.startswith("{", space + 1):
+        return -1, "\n" if write else None
+    json_at = space + 1
+    try:
+        payload = json.loads(scan[json_at:end])
+    except ValueError:
+        return json_at, None
+    if not isinstance(payload, dict):
+        return json_at, None
+    if not write and len(payload) == 1:
+        (only,) = payload.values()
+        if not isinstance(only, dict | list):
+            return json_at, f"\n{only}\n"  # a one-value answer
+    if not write and not any(
+        is_id_key(str(k)) and not isinstance(v, dict | list) for k, v in payload.items()
+    ):
+        return json_at, None  # not one object: a listing, a status, a quote
+    leaves: list[str] = []
+    _own_leaves(payload, leaves)
+    return json_at, "\n" + "\n".join(leaves) + "\n"
+
+
+def _own_leaves(value: Any, into: list[str]) -> None:
+    """The leaves of an object outside its lists (a list of one entry is a part of it)."""
+    if isinstance(value, dict):
+        for v in value.values():
+            _own_leaves(v, into)
+    elif isinstance(value, list):
+        if len(value) == 1:
+            _own_leaves(value[0], into)
+    elif value is not None and not isinstance(value, bool):
+        into.append(str(value))
 
 
 def missing_entities(

@@ -41,6 +41,7 @@ __all__ = [
     "NOT_ID_KEY_WORDS",
     "LearnedIds",
     "identifier_shaped",
+    "is_id_key",
     "learn_ids",
 ]
 

@@ -26,7 +26,7 @@ left empty is not added). An entity that only occurred inside such a sentence is
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Final
 
 from agentlog.approvals import REQUEST_CONFIRMATION
@@ -34,16 +34,23 @@ from agentlog.events import Event
 from agentlog.summary.record._extract import (
     clip,
     failed,
+    fields_text,
+    holds,
     is_lookup,
     is_promise,
     is_state_changing,
+    key_fields,
     names_something,
     needs_context,
     payload_text,
+    scalar,
     sentences,
+    thing_of,
+    unwrap,
 )
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.instructions import InstructionPatterns
+from agentlog.summary.record.learned import is_id_key
 from agentlog.summary.record.provenance import USER_AUTHOR
 from agentlog.summary.record.result import SummaryInput, SummaryResult, events_of
 from agentlog.summary.record.schema import SummaryItem, SummaryRecord
@@ -62,6 +69,14 @@ __all__ = ["ExtractiveSummarizer", "is_state_changing"]
 
 _COVERED: Final = re.compile(r"^of \d+ events? \([^)]*\): ")
 """How a compaction line opens: the events it covers, which its citation already names."""
+_GREETING: Final = re.compile(
+    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b(?: there\b)?[\s,.!]*)+",
+    re.IGNORECASE,
+)
+"""A greeting that opens the customer's first message: not part of the goal."""
+_GOAL_CHARS: Final = 200
+"""The goal is cut to about this many characters (entities lost by the cut are kept by an
+item)."""
 _TRANSFER_TOOL: Final = "transfer_to_agent"
 """The transfer tool's name (``TransferToAgentTool.NAME``; the agents package is a layer up)."""
 
@@ -93,6 +108,10 @@ class _Builder:
         self.commitments: list[SummaryItem] = []
         self.open_questions: list[SummaryItem] = []
         self.calls: dict[str, tuple[str, str, Any]] = {}  # call id: event id, name, args
+        # The things read so far: their key fields and cited events, and where their fact is.
+        self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
+        self.thing_at: dict[tuple[str, str], int] = {}
+        self.said: set[str] = set()  # values an item already shows: a record says each once
         for event in events:
             for call in event.function_calls():
                 self.calls[call.id] = (event.id, call.name, call.args)
@@ -108,7 +127,6 @@ class _Builder:
 
     def tool_results(self) -> None:
         answered: set[str] = set()
-        reads: dict[tuple[str, str], int] = {}  # (tool, its arguments): the fact saying it
         for event in self.events.values():
             for response in event.function_responses():
                 answered.add(response.id)
@@ -121,36 +139,132 @@ class _Builder:
                     continue  # the transfer line says it, as a sentence
                 texts = self.entities.get(event.id, set())
                 clean = self.instructions.clean if self.instructions else _same
-                shown = payload_text(
-                    clean(args), self.limit // 2, self.entities.get(call_event, ())
-                )
-                head = name + (f" ({shown})" if args else "")
-                body = payload_text(clean(response.response), self.limit, texts, self.patterns)
-                if failed(response.response):
-                    self.add(self.facts, f"{head} failed: {body}", sources)
+                args, payload = clean(args), clean(response.response)
+                asked = self.arguments(args, self.entities.get(call_event, ()))
+                head = name + (f" for {asked}" if asked else "")
+                if failed(payload):
+                    why = payload_text(payload, self.limit // 2, texts, self.patterns)
+                    self.add(self.facts, f"{head} failed: {why}", sources)
                 elif is_state_changing(name) or (event.actions.state_delta and not is_lookup(name)):
-                    self.add(self.decisions, f"{head} done: {body}", sources)
+                    said = self.said_in(args)
+                    fields = key_fields(payload, texts, self.patterns, said | self.said, every=True)
+                    done = f"{head} done" + (f"; result: {fields_text(fields)}" if fields else "")
+                    self.add(self.decisions, clip(done, self.limit), sources)
+                    self.said |= said | {v for _, v in fields}
                 else:
-                    # A lookup is a fact; reading the same thing again updates it, citing both.
-                    key = (name, repr(sorted(args.items())) if isinstance(args, dict) else "")
-                    at = reads.get(key)
-                    if at is not None and at < len(self.facts):
-                        text = f"{head}: {body}"
-                        if self.instructions is not None:
-                            text = self.instructions.drop(text) or self.facts[at].text
-                        before = self.facts[at].sources
-                        self.facts[at] = SummaryItem(
-                            text=text, sources=tuple(dict.fromkeys([*before, *sources]))
-                        )
-                        continue
-                    count = len(self.facts)
-                    self.add(self.facts, f"{head}: {body}", sources)
-                    if len(self.facts) > count:
-                        reads[key] = count
+                    self.read(name, head, args, payload, texts, sources)
         for call_id, (event_id, name, args) in self.calls.items():
             if call_id not in answered:
-                shown = f" ({payload_text(args, self.limit // 2)})" if args else ""
+                asked = self.arguments(args, ())
+                shown = f" for {asked}" if asked else ""
                 self.add(self.open_questions, f"{name}{shown} has no result yet", [event_id])
+
+    @staticmethod
+    def said_in(args: Any) -> set[str]:
+        """The values a call's arguments show."""
+        if not isinstance(args, dict):
+            return set()
+        return {v for v in map(scalar, args.values()) if v}
+
+    def arguments(self, args: Any, entities: Collection[str]) -> str:
+        """A call's arguments as ``key value, ...`` (nested ones as their telling leaves)."""
+        if not isinstance(args, dict):
+            return payload_text(args, self.limit // 2, entities) if args else ""
+        parts: list[tuple[str, str]] = []
+        for key, value in args.items():
+            shown = scalar(value)
+            if shown is None and value not in (None, "", False):
+                shown = payload_text(value, self.limit // 3, entities, self.patterns)
+            if shown:
+                parts.append((str(key), shown))
+        return clip(fields_text(parts), self.limit // 2 + 50)
+
+    def read(
+        self,
+        name: str,
+        head: str,
+        args: Any,
+        payload: Any,
+        texts: Collection[str],
+        sources: list[str],
+    ) -> None:
+        """A lookup as a fact about the thing it read: one item per thing (its identifier and
+        key fields), a second read of the same thing merged into it, citing both."""
+        found, _ = unwrap(payload)
+        key: tuple[str, str]
+        fields: list[tuple[str, str]]
+        key_shown = ""
+        if isinstance(found, dict) and (
+            ids := [(str(k), v) for k, v in found.items() if is_id_key(str(k)) and scalar(v)]
+        ):
+            id_key, value = ids[0]
+            shown = str(scalar(value))
+            thing = thing_of(id_key, name)
+            title = f"{thing[:1].upper()}{thing[1:]} {shown}"
+            key, key_shown = ("thing", shown.casefold()), shown
+            fields = key_fields(found, texts, self.patterns, {shown} | self.said, whole=True)
+        elif isinstance(found, list) and found and all(isinstance(x, dict) for x in found):
+            self.listing(head, found, texts, sources, self.said_in(args))
+            return
+        else:
+            title = head
+            key = (name, repr(sorted(args.items())) if isinstance(args, dict) else "")
+            skip = self.said | self.said_in(args)
+            fields = (
+                key_fields(found, texts, self.patterns, skip) if isinstance(found, dict) else []
+            )
+            if not fields:
+                fields = [("", payload_text(found, self.limit // 2, texts, self.patterns))]
+        at = self.things.get(key)
+        if at is not None:
+            before_fields, before_sources = at
+            merged = dict(before_fields)
+            merged.update(fields)  # the later read says what is true now
+            fields, sources = list(merged.items()), [*before_sources, *sources]
+        text = clip(f"{title}: {fields_text(fields)}", self.limit) if fields else title
+        if self.instructions is not None:
+            text = self.instructions.drop(text)
+            if not text:
+                return
+        item = SummaryItem(text=text, sources=tuple(dict.fromkeys(sources)))
+        if at is not None:
+            self.facts[self.thing_at[key]] = item
+        else:
+            self.thing_at[key] = len(self.facts)
+            self.facts.append(item)
+        self.things[key] = (fields, list(item.sources))
+        self.said |= {v for _, v in fields}
+        if key[0] == "thing":
+            self.said.add(key_shown)
+
+    def listing(
+        self,
+        head: str,
+        found: list[Any],
+        texts: Collection[str],
+        sources: list[str],
+        asked: set[str],
+    ) -> None:
+        """A search's results: how many, and those the conversation went on to use."""
+        used: list[str] = []
+        for entry in found:
+            ids = [str(scalar(v)) for k, v in entry.items() if is_id_key(str(k)) and scalar(v)]
+            shown = ids[0] if ids else ""
+            fields = key_fields(entry, texts, self.patterns, {shown} | asked | self.said)
+            # An entry is used when the conversation names it: its own identifier, or, for an
+            # entry with none, one of its values (not one it shares with every other entry).
+            if shown and holds(shown, texts):
+                used.append(shown + (f" ({fields_text(fields)})" if fields else ""))
+            elif not shown and any(holds(v, texts) for _, v in fields):
+                used.append(fields_text(fields))
+            else:
+                continue
+            self.said |= {shown, *(v for _, v in fields)}
+        count = len(found)
+        text = f"{head}: {count} result{'s' if count != 1 else ''}"
+        if used:
+            text += ", of which " + "; ".join(used)
+        self.add(self.facts, clip(text, self.limit), sources)
 
     def confirmation(self, args: Any, answer: Any, sources: list[str]) -> None:
         """An operator's answer to a confirmation request, as a sentence about the call it
@@ -158,9 +272,9 @@ class _Builder:
         asked = args.get("function_call_id") if isinstance(args, dict) else None
         call_event, name, call_args = self.calls.get(str(asked), ("", "a tool call", {}))
         confirmed = isinstance(answer, dict) and answer.get("confirmed") is True
-        shown = payload_text(call_args, self.limit // 2) if call_args else ""
+        shown = self.arguments(call_args, ()) if call_args else ""
         verb = "approved" if confirmed else "declined"
-        text = f"An operator {verb} {name}" + (f" ({shown})" if shown else "")
+        text = f"An operator {verb} {name}" + (f" for {shown}" if shown else "")
         self.add(self.decisions, text, [s for s in (call_event, *sources) if s])
 
     def conversation(self) -> None:
@@ -327,7 +441,8 @@ class ExtractiveSummarizer:
         expected = transcript_entities(parsed, self.patterns, occurrences)
         by_event: dict[str, set[str]] = {}
         for entity, event_id in occurrences:
-            if event_id is not None:
+            # Only what a record must keep leads an item: the rest of a dump is left out.
+            if event_id is not None and entity.key in expected:
                 by_event.setdefault(event_id, set()).add(entity.text)
         first_user = next(
             (ln for ln in lines if ln.kind == "text" and ln.author == USER_AUTHOR), None
@@ -339,9 +454,10 @@ class ExtractiveSummarizer:
             )
             builder.tool_results()
             builder.conversation()
-            said = first_user.body if first_user is not None else ""
+            said = _GREETING.sub("", first_user.body) if first_user is not None else ""
+            said = said[:1].upper() + said[1:]
             goal = said if instructions is None else instructions.drop(said)
-            record = builder.record(clip(goal, self.max_item_chars))
+            record = builder.record(clip(goal, min(_GOAL_CHARS, self.max_item_chars)))
             if goal and first_user is not None:
                 record = record.model_copy(update={"goal_sources": (first_user.event_id,)})
             return builder.keep_entities(record, expected, self.patterns)
