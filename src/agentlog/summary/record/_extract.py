@@ -274,9 +274,10 @@ def key_fields(
     at any depth, the leaves holding an entity the record keeps; not the rest of the dump.
     Values in ``skip`` (said already) are left out."""
     fields: dict[str, str] = {}  # value: its key
+    parted: set[str] = set()  # the identifiers a list of parts already shows
 
     def add(key: str, shown: str) -> None:
-        if shown not in skip:
+        if shown not in skip and shown not in parted:
             fields.setdefault(shown, key)
 
     if isinstance(payload, dict):
@@ -289,6 +290,7 @@ def key_fields(
                 parts = [p for p in map(_part_id, v[:_PARTS]) if p and p not in skip]
                 if parts:
                     add(key, ", ".join(parts) + (" …" if len(v) > _PARTS else ""))
+                    parted.update(parts)
             if shown is not None and (
                 every
                 or key in SALIENT_KEYS
