@@ -22,7 +22,7 @@ from typing import Final
 
 from agentlog.summary.record.unicode_fold import fold
 
-__all__ = ["STOP_WORDS", "content_words", "forms", "word_set"]
+__all__ = ["STOP_WORDS", "content_words", "forms", "letters_of", "word_set"]
 
 STOP_WORDS: Final = frozenset(
     """
@@ -76,6 +76,7 @@ def forms(word: str) -> frozenset[str]:
 # Every ASCII byte but a letter becomes a space (the quote too, so ``n't`` is read before
 # this): words are letters; what holds digits is an entity, compared as one.
 _WORD_BYTES: Final = bytes(c if chr(c).isalpha() and c < 0x80 else 0x20 for c in range(256))
+_WIDE_WORD_BYTES: Final = bytes(c if c >= 0x80 else _WORD_BYTES[c] for c in range(256))
 _LETTERS: Final = re.compile(r"[^\W\d_]+")
 
 
@@ -86,7 +87,24 @@ def _runs(text: str) -> list[str]:
         folded = _NOT.sub(" not", folded)
     if folded.isascii():  # a translate and a split in C, several times faster than the regex
         return folded.encode("ascii").translate(_WORD_BYTES).decode("ascii").split()
-    return _LETTERS.findall(folded)
+    # Mostly ASCII: split at the ASCII characters that are not letters the same way, so that
+    # the regex reads only the few pieces holding a wider character (no ASCII character but a
+    # letter is in a run, and every byte of a wide one is >= 0x80).
+    raw = folded.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
+    runs = raw.decode("utf-8", "surrogatepass").split()
+    if all(r.isascii() for r in runs):
+        return runs
+    return [w for r in runs for w in ((r,) if r.isascii() else _LETTERS.findall(r))]
+
+
+def letters_of(text: str) -> str:
+    """For an ASCII ``text``, its folded letters with every other character a space and a
+    space at each end, so that ``f" {word} " in letters_of(text)`` says whether
+    ``word_set(text)`` holds ``word``; ``""`` for any other text."""
+    folded = fold(text)
+    if "n't" in folded or not folded.isascii():
+        return ""
+    return " " + folded.encode("ascii").translate(_WORD_BYTES).decode("ascii") + " "
 
 
 def word_set(text: str) -> set[str]:

@@ -39,7 +39,7 @@ from typing import Final, Literal
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event
 from agentlog.summary.record._scan import amount_key, date_entities
-from agentlog.summary.record._words import word_set
+from agentlog.summary.record._words import forms, letters_of, word_set
 from agentlog.summary.record.carried import CarriedItem, compaction_items, handoff_items
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
 from agentlog.summary.record.expected import ParsedTranscript, token_starts
@@ -100,8 +100,8 @@ class Unit:
     a payload, and most cited events are checked without encoding it again.
     """
 
-    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_tokens", "_whole",
-                 "_words", "link", "text", "tier")  # fmt: skip
+    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_letters", "_tokens",
+                 "_whole", "_words", "link", "text", "tier")  # fmt: skip
 
     def __init__(
         self,
@@ -122,6 +122,7 @@ class Unit:
         self._dates: set[str] | None = None
         self._digits: str | None = None
         self._words: set[str] | None = None
+        self._letters: str | None = None
 
     def __repr__(self) -> str:
         return f"Unit({self.tier!r}, {self.text[:40]!r})"
@@ -133,7 +134,7 @@ class Unit:
         self.text = self._whole()
         self._whole = None
         self._folded = self._amounts = self._dates = self._digits = self._words = None
-        self._tokens = None
+        self._tokens = self._letters = None
         return True
 
     def holds(self, entity: Entity) -> bool:
@@ -181,11 +182,31 @@ class Unit:
         """Every word of the unit, folded (of the part shown, until :meth:`expand`); of a tool
         payload, the words of its keys and short values only (see :func:`_established`)."""
         if self._words is None:
-            text = self.text
-            if self.tier == "evidence" and '": ' in text:
-                text = _established(text)
-            self._words = word_set(text)
+            self._words = word_set(self._said())
         return self._words
+
+    def says(self, word: str) -> bool:
+        """Whether :meth:`words` holds ``word`` in one of its :func:`forms`.
+
+        Most words of an item are in the events it cites as written: for an ASCII unit they
+        are looked for in its letters (every other character a space) without splitting it
+        into a set of words, which is made only when a word is not there as written.
+        """
+        words = self._words
+        if words is None:
+            letters = self._letters
+            if letters is None:
+                letters = self._letters = letters_of(self._said())
+            if letters and f" {word} " in letters:
+                return True
+            words = self.words()
+        return not forms(word).isdisjoint(words)
+
+    def _said(self) -> str:
+        text = self.text
+        if self.tier == "evidence" and '": ' in text:
+            text = _established(text)
+        return text
 
 
 class Evidence:

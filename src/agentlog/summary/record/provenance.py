@@ -54,7 +54,7 @@ from typing import Final
 
 from agentlog.events import Event
 from agentlog.summary.record._fold import casefold_utf8
-from agentlog.summary.record._words import content_words, forms
+from agentlog.summary.record._words import content_words
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
@@ -139,16 +139,9 @@ def _entity_words(text: str) -> frozenset[str]:
     return frozenset(content_words(text))
 
 
-def _pool(units: Iterable[Unit]) -> set[str]:
-    """Every word of ``units``."""
-    pool: set[str] = set()
-    for unit in units:
-        pool |= unit.words()
-    return pool
-
-
-def _in(word: str, pool: set[str]) -> bool:
-    return not forms(word).isdisjoint(pool)
+def _unsaid(words: Iterable[str], units: Sequence[Unit]) -> list[str]:
+    """The words that none of ``units`` says, in any of their forms."""
+    return [w for w in words if not any(u.says(w) for u in units)]
 
 
 def _supported(
@@ -165,7 +158,7 @@ def _supported(
     if not chosen:
         return False
     if not entities:
-        return bool(words) and any(all(_in(w, u.words()) for w in words) for u in chosen)
+        return bool(words) and any(all(u.says(w) for w in words) for u in chosen)
     found: dict[Unit, None] = {}
     for holders in held:
         mine = [u for u in holders if u.tier in tiers]
@@ -179,18 +172,15 @@ def _supported(
     anchored = list(found)
     if not words:
         return True
-    pool = _pool(anchored)
-    missing = [w for w in words if forms(w).isdisjoint(pool)]
+    missing = _unsaid(words, anchored)
     if missing and any([u.expand() for u in anchored]):  # the payloads shown cut short
-        pool = _pool(anchored)
-        missing = [w for w in missing if forms(w).isdisjoint(pool)]
+        missing = _unsaid(missing, anchored)
     if not missing or tiers != _EVIDENCE:
         return not missing
     # A paraphrase's words must still be what the session's tool traffic says about the same
     # identifiers (the record cited the refund, the fee is in the lookup).
     for entity in entities:
-        pool = _pool(evidence.holding(entity, tiers))
-        missing = [w for w in missing if not _in(w, pool)]
+        missing = _unsaid(missing, evidence.holding(entity, tiers))
         if not missing:
             return True
     return False
@@ -220,12 +210,12 @@ def support(
     # what no cited event holds is words the user wrote.
     relevant = [u for holders in held for u in holders]
     if not entities:
-        relevant = [u for u in units if any(_in(w, u.words()) for w in words)]
+        relevant = [u for u in units if any(u.says(w) for w in words)]
     if any(u.tier == "user" for u in relevant):
         return Labelled("user_claim", unsupported)
-    pool = _pool(units)
-    missing = {w for w in words if not _in(w, pool)}
-    leans = not missing.isdisjoint(evidence.user_words())
+    missing = set(_unsaid(words, units))
+    # The session's whole vocabulary of user words is read only when some word is unheld.
+    leans = bool(missing) and not missing.isdisjoint(evidence.user_words())
     return Labelled("user_claim" if leans else "agent_statement", unsupported)
 
 
