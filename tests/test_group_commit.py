@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 
-from agentlog import Content, Event, EventActions, SqliteSessionService
+from agentlog import REMOVED, Content, Event, EventActions, SqliteSessionService
 from agentlog._stores.group_commit import GroupCommit
 from agentlog._stores.sqlite import SqliteWorker
 from agentlog.errors import StaleSessionError, StoreUnavailableError
@@ -214,4 +214,30 @@ async def test_appends_to_many_sessions_at_once_are_committed_together(tmp_path:
         assert loaded.version == 3
         assert loaded.events == s.events
         assert loaded.state == {"i": i}
+    await store.close()
+
+
+async def test_appends_made_together_write_every_scope_and_deletion(tmp_path: Path) -> None:
+    store = SqliteSessionService(tmp_path / "s.db")
+    sessions = [await store.create_session(app_name="a", user_id=f"u{i}") for i in range(8)]
+
+    def event(delta: dict[str, object]) -> Event:
+        return Event(invocation_id="i", author="agent", actions=EventActions(state_delta=delta))
+
+    rounds: list[Callable[[int], dict[str, object]]] = [
+        lambda i: {"k": i, "gone": i, "app:a": i, "user:u": i, "temp:t": i},
+        lambda i: {"k": i + 100, "gone": REMOVED, "user:u": REMOVED},  # deletions: one by one
+        lambda i: {"k": i + 200},
+    ]
+    for delta in rounds:
+        sessions = list(
+            await asyncio.gather(
+                *(store.append_event(s, event(delta(i))) for i, s in enumerate(sessions))
+            )
+        )
+    for i, s in enumerate(sessions):
+        loaded = await store.get_session(app_name="a", user_id=f"u{i}", session_id=s.id)
+        assert {k: v for k, v in loaded.state.items() if k != "app:a"} == {"k": i + 200}
+        assert loaded.state["app:a"] == 7  # the last write of it, in the order made
+        assert loaded.events == s.events
     await store.close()

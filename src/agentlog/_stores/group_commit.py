@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
 from agentlog._stores.batching import NOT_ALONE, Batcher, Failed
@@ -72,11 +72,12 @@ class GroupCommit:
         self.writes = 0
         """Writes committed so far."""
 
-    async def write(self, write: Callable[[sqlite3.Connection], T]) -> T:
+    def write(self, write: Callable[[sqlite3.Connection], T]) -> Awaitable[T]:
         """Run ``write(connection)`` in the next batch; return what it returned once the batch
         is committed, or raise what it raised (having written nothing)."""
-        result: T = await self._batcher.submit(write)
-        return result
+        # The batcher's own coroutine, not one more around it: every write awaits this.
+        submitted: Awaitable[T] = self._batcher.submit(write)
+        return submitted
 
     async def close(self) -> None:
         """Refuse new writes and wait for those already submitted."""

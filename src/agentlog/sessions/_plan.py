@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError
@@ -30,7 +30,15 @@ from agentlog.events import Event, StateDelta
 from agentlog.limits import MAX_EVENT_BYTES, check_identifier, check_state, contract_error
 from agentlog.sessions.base import Session, stored_session
 from agentlog.sessions.codec import encode_event
-from agentlog.state import ScopedDelta, apply_delta, split_delta, strip_temp
+from agentlog.state import (
+    APP_PREFIX,
+    TEMP_PREFIX,
+    USER_PREFIX,
+    ScopedDelta,
+    apply_delta,
+    split_delta,
+    strip_temp,
+)
 
 __all__ = [
     "AppendPlan",
@@ -41,6 +49,10 @@ __all__ = [
     "refused_append",
     "session_after",
 ]
+
+_SCOPE_MARK: Final = ":"
+"""What every scope prefix ends with: a key without it is a session key."""
+assert all(p.endswith(_SCOPE_MARK) for p in (APP_PREFIX, USER_PREFIX, TEMP_PREFIX))
 
 _delta_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(StateDelta)
 
@@ -79,7 +91,9 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     if event.partial:
         return None
     check_ids(session.app_name, session.user_id, session.id)
-    stored = strip_temp(event)
+    state_delta = event.actions.state_delta
+    session_only = not any(_SCOPE_MARK in key for key in state_delta)
+    stored = event if session_only else strip_temp(event)
     if stored.timestamp <= session.last_update_time:
         # The store is the clock of the log: it keeps timestamps strictly increasing.
         stored = stored.model_copy(
@@ -93,7 +107,10 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     check_state(stored.actions.state_delta, "state_delta")
     return AppendPlan(
         event=stored,
-        delta=split_delta(stored.actions.state_delta),
+        # Most deltas hold session keys only: no scope to strip or route.
+        delta=ScopedDelta(session=dict(state_delta))
+        if session_only
+        else split_delta(stored.actions.state_delta),
         expected_version=session.version,
         payload=_payload(stored),
     )

@@ -167,6 +167,13 @@ _value_encoder: Final = VALUE_ENCODER
 
 def encode_value(value: Any) -> str:
     """A state value as compact JSON."""
+    # The usual scalars without the encoder's machinery (it builds an encoder per call for
+    # anything but a string), writing what it writes.
+    cls = value.__class__
+    if cls is int:
+        return int.__repr__(value)
+    if cls is bool:
+        return "true" if value else "false"
     try:
         return _value_encoder.encode(value)
     except ValueError as exc:

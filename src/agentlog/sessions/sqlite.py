@@ -462,29 +462,41 @@ class _Append:
         order given; raises, having written part of them, if one would fail (the group
         commit then writes each alone, which raises that one's own error)."""
         now = time.time()
-        tokens = [append._token(conn) for append in appends]
-        updates = [a._update(token[0], now) for a, token in zip(appends, tokens, strict=True)]
-        if conn.executemany(_UPDATE_SESSION, updates).rowcount != len(updates):
-            raise _NotTogether
-        conn.executemany(
-            _INSERT_EVENT, [a._insert(t[0]) for a, t in zip(appends, tokens, strict=True)]
-        )
-        rows: dict[str, list[tuple[Any, ...]]] = {}
-        for append, (pk, _) in zip(appends, tokens, strict=True):
-            session, delta = append.session, append.plan.delta
+        tokens = []
+        updates = []
+        inserts = []
+        states: list[tuple[Any, ...]] = []
+        others: dict[str, list[tuple[Any, ...]]] = {}
+        for append in appends:
+            token = append._token(conn)
+            tokens.append(token)
+            pk = token[0]
+            updates.append(append._update(pk, now))
+            inserts.append(append._insert(pk))
+            delta = append.plan.delta
             # The state tables are apart from the others, so their rows may follow all the
             # events'; within each, the order of the appends is kept.
-            for scope, owner, changes in (
-                ("session_state", (pk,), delta.session),
-                ("app_state", (session.app_name,), delta.app),
-                ("user_state", (session.app_name, session.user_id), delta.user),
-            ):
-                for key, value in changes.items():
-                    if value is REMOVED:
-                        raise _NotTogether  # a deletion among upserts: one by one instead
-                    rows.setdefault(scope, []).append((*owner, key, encode_value(value)))
-        for scope, scope_rows in rows.items():
-            conn.executemany(_UPSERT_SQL[scope], scope_rows)
+            for key, value in delta.session.items():
+                if value is REMOVED:
+                    raise _NotTogether  # a deletion among upserts: one by one instead
+                states.append((pk, key, encode_value(value)))
+            if delta.app or delta.user:
+                session = append.session
+                for scope, owner, changes in (
+                    ("app_state", (session.app_name,), delta.app),
+                    ("user_state", (session.app_name, session.user_id), delta.user),
+                ):
+                    for key, value in changes.items():
+                        if value is REMOVED:
+                            raise _NotTogether
+                        others.setdefault(scope, []).append((*owner, key, encode_value(value)))
+        if conn.executemany(_UPDATE_SESSION, updates).rowcount != len(updates):
+            raise _NotTogether
+        conn.executemany(_INSERT_EVENT, inserts)
+        if states:
+            conn.executemany(_UPSERT_SQL["session_state"], states)
+        for scope, rows in others.items():
+            conn.executemany(_UPSERT_SQL[scope], rows)
         return tokens
 
     def _token(self, conn: sqlite3.Connection) -> tuple[int, float]:
