@@ -19,7 +19,7 @@ from agentlog.summary import (
     validate_output,
 )
 from agentlog.summary.example import refund_session_events
-from agentlog.summary.record._extract import _PROMISE, is_promise, sentences
+from agentlog.summary.record._extract import _PROMISE, goal_text, is_promise, sentences
 
 TAU2 = Path(__file__).parent / "data" / "tau2"
 """A sample of tau2-bench sessions (every fifth of the development set; see its README)."""
@@ -39,7 +39,7 @@ def test_the_worked_example() -> None:
     assert record.facts[0].text.startswith("Order A-1001: status shipped")
     (decision,) = record.decisions
     assert decision.sources == ("e05", "e06")
-    assert decision.text.startswith("refund_shipping for order id A-1001, amount 12.5 done")
+    assert decision.text.startswith("refund_shipping done for order id A-1001, amount 12.5")
     # "It will reach your card" names nothing: it is kept with the sentence that says what.
     assert [i.text for i in record.commitments] == [
         "I've refunded the $12.50 shipping fee of A-1001. "
@@ -111,7 +111,7 @@ def test_a_result_that_changed_state_is_a_decision_and_pending_calls_are_open() 
     record = result.record
     assert record is not None
     assert [d.sources for d in record.decisions] == [("e2", "e3")]
-    assert [f.text for f in record.facts] == ["lookup for id A-2001 failed: timeout"]
+    assert [f.text for f in record.facts] == ["lookup failed for id A-2001: timeout"]
     assert [q.text for q in record.open_questions] == [
         "notify_courier for id A-2001 has no result yet"
     ]
@@ -360,3 +360,39 @@ def test_machinery_reads_as_sentences_and_a_lookup_is_one_fact(confirmed: bool) 
     assert not any(i.text.startswith("lookup_order") for i in record.decisions)
     refunded = [i for i in record.decisions if i.text.startswith("refund_shipping")]
     assert [i.sources for i in refunded] == ([("e08", "e11")] if confirmed else [])
+
+
+def test_the_goal_is_the_request_without_its_greeting() -> None:
+    said = "Hi there! I'm Ana Lima, user id ana_lima_4410. I need to move Q7ZK2M. Thanks a lot."
+    assert goal_text(said, 200) == "I'm Ana Lima, user id ana_lima_4410. I need to move Q7ZK2M."
+    assert goal_text("hello, can you cancel order A-1001? It is late.", 200) == (
+        "Can you cancel order A-1001?"
+    )
+
+
+def test_a_read_object_is_one_item_and_a_write_says_what_it_did() -> None:
+    booking = {"booking_code": "Q7ZK2M", "status": "confirmed", "paid": 142.0, "meal": "veg"}
+    events = [
+        ev("e1", "user", Part(text="Please cancel booking Q7ZK2M.")),
+        ev("e2", "agent", Part.from_function_call("get_booking", {"code": "Q7ZK2M"}, "c1")),
+        ev("e3", "get_booking", Part.from_function_response("get_booking", booking, "c1")),
+        ev("e4", "agent", Part.from_function_call("get_booking", {"code": "Q7ZK2M"}, "c2")),
+        ev("e5", "get_booking", Part.from_function_response("get_booking", booking, "c2")),
+        ev("e6", "agent", Part.from_function_call("cancel_booking", {"code": "Q7ZK2M"}, "c3")),
+        ev(
+            "e7",
+            "cancel_booking",
+            Part.from_function_response("cancel_booking", {"status": "cancelled"}, "c3"),
+        ),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.ok, result.problems
+    record = result.record
+    assert record is not None
+    # Read twice, one fact citing both reads; the meal is not a key field.
+    assert [(i.text, i.sources) for i in record.facts] == [
+        ("Booking Q7ZK2M: status confirmed, paid 142.0", ("e2", "e3", "e4", "e5"))
+    ]
+    assert [(i.text, i.sources) for i in record.decisions] == [
+        ("cancel_booking done for code Q7ZK2M: status cancelled", ("e6", "e7"))
+    ]

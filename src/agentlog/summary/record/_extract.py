@@ -17,6 +17,7 @@ __all__ = [
     "clip",
     "failed",
     "fields_text",
+    "goal_text",
     "holds",
     "key_fields",
     "is_lookup",
@@ -338,3 +339,29 @@ _FIELD_CHARS: Final = 120
 def fields_text(fields: Iterable[tuple[str, str]]) -> str:
     """``key value, ...`` with keys as words (a result's or message's value alone)."""
     return ", ".join(v if k in _BARE_KEYS else f"{words_of(k)} {v}" for k, v in fields)
+
+
+_GREETING: Final = re.compile(
+    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b(?: there\b)?[\s,.!]*)+",
+    re.IGNORECASE,
+)
+_ASKS: Final = re.compile(
+    r"\b(?:i(?:['\u2019]d| would) like|i want|i need|i(?:['\u2019]m| am) (?:trying|looking)"
+    r"|can you|could you|would you|please|help me|how (?:do|can) i)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def goal_text(said: str, limit: int) -> str:
+    """The customer's request from their first message: its greeting left out, its first
+    sentence and, when that one asks nothing, the first sentence that does; cut to
+    ``limit``."""
+    said = _GREETING.sub("", said)
+    parts = sentences(said)
+    if not parts:
+        return ""
+    chosen = parts[:1]
+    if _ASKS.search(parts[0]) is None:
+        chosen += [s for s in parts[1:] if _ASKS.search(s) is not None][:1]
+    text = " ".join(chosen)
+    return clip(text[:1].upper() + text[1:], limit)

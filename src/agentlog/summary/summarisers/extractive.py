@@ -35,6 +35,7 @@ from agentlog.summary.record._extract import (
     clip,
     failed,
     fields_text,
+    goal_text,
     holds,
     is_lookup,
     is_promise,
@@ -69,11 +70,6 @@ __all__ = ["ExtractiveSummarizer", "is_state_changing"]
 
 _COVERED: Final = re.compile(r"^of \d+ events? \([^)]*\): ")
 """How a compaction line opens: the events it covers, which its citation already names."""
-_GREETING: Final = re.compile(
-    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b(?: there\b)?[\s,.!]*)+",
-    re.IGNORECASE,
-)
-"""A greeting that opens the customer's first message: not part of the goal."""
 _GOAL_CHARS: Final = 200
 """The goal is cut to about this many characters (entities lost by the cut are kept by an
 item)."""
@@ -142,13 +138,14 @@ class _Builder:
                 args, payload = clean(args), clean(response.response)
                 asked = self.arguments(args, self.entities.get(call_event, ()))
                 head = name + (f" for {asked}" if asked else "")
+                what = f" for {asked}" if asked else ""
                 if failed(payload):
                     why = payload_text(payload, self.limit // 2, texts, self.patterns)
-                    self.add(self.facts, f"{head} failed: {why}", sources)
+                    self.add(self.facts, f"{name} failed{what}: {why}", sources)
                 elif is_state_changing(name) or (event.actions.state_delta and not is_lookup(name)):
                     said = self.said_in(args)
                     fields = key_fields(payload, texts, self.patterns, said | self.said, every=True)
-                    done = f"{head} done" + (f"; result: {fields_text(fields)}" if fields else "")
+                    done = f"{name} done{what}" + (f": {fields_text(fields)}" if fields else "")
                     self.add(self.decisions, clip(done, self.limit), sources)
                     self.said |= said | {v for _, v in fields}
                 else:
@@ -454,10 +451,10 @@ class ExtractiveSummarizer:
             )
             builder.tool_results()
             builder.conversation()
-            said = _GREETING.sub("", first_user.body) if first_user is not None else ""
-            said = said[:1].upper() + said[1:]
+            limit = min(_GOAL_CHARS, self.max_item_chars)
+            said = goal_text(first_user.body, limit) if first_user is not None else ""
             goal = said if instructions is None else instructions.drop(said)
-            record = builder.record(clip(goal, min(_GOAL_CHARS, self.max_item_chars)))
+            record = builder.record(goal)
             if goal and first_user is not None:
                 record = record.model_copy(update={"goal_sources": (first_user.event_id,)})
             return builder.keep_entities(record, expected, self.patterns)
