@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from agentlog.summary.record.unicode_fold import fold
+from agentlog.summary.record.unicode_fold import fold, wide_chars
 
 __all__ = ["STOP_WORDS", "content_words", "forms", "letters_of", "word_set"]
 
@@ -82,29 +82,35 @@ _LETTERS: Final = re.compile(r"[^\W\d_]+")
 
 def _runs(text: str) -> list[str]:
     """The runs of letters of ``text``, folded, ``n't`` read as ``not``."""
+    return _spaced(text).split()
+
+
+def _spaced(text: str) -> str:
+    """``text`` folded, ``n't`` read as ``not``, every character but a letter a space."""
     folded = fold(text)
     if "n't" in folded or "n\u2019t" in folded:
         folded = _NOT.sub(" not", folded)
-    if folded.isascii():  # a translate and a split in C, several times faster than the regex
-        return folded.encode("ascii").translate(_WORD_BYTES).decode("ascii").split()
-    # Mostly ASCII: split at the ASCII characters that are not letters the same way, so that
-    # the regex reads only the few pieces holding a wider character (no ASCII character but a
-    # letter is in a run, and every byte of a wide one is >= 0x80).
+    if folded.isascii():  # a translate in C, several times faster than the regex
+        return folded.encode("ascii").translate(_WORD_BYTES).decode("ascii")
+    # Mostly ASCII, with a few distinct wider characters: each that is not a letter becomes a
+    # space (one scan in C each), and the ASCII ones that are not letters too, by the same
+    # translate on the text as UTF-8 (every byte of a wider character is >= 0x80, kept).
+    for char in wide_chars(folded):
+        if not _is_letter(char):
+            folded = folded.replace(char, " ")
     raw = folded.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
-    runs = raw.decode("utf-8", "surrogatepass").split()
-    if all(r.isascii() for r in runs):
-        return runs
-    return [w for r in runs for w in ((r,) if r.isascii() else _LETTERS.findall(r))]
+    return raw.decode("utf-8", "surrogatepass")
+
+
+@lru_cache(maxsize=4096)
+def _is_letter(char: str) -> bool:
+    return _LETTERS.fullmatch(char) is not None
 
 
 def letters_of(text: str) -> str:
-    """For an ASCII ``text``, its folded letters with every other character a space and a
-    space at each end, so that ``f" {word} " in letters_of(text)`` says whether
-    ``word_set(text)`` holds ``word``; ``""`` for any other text."""
-    folded = fold(text)
-    if "n't" in folded or not folded.isascii():
-        return ""
-    return " " + folded.encode("ascii").translate(_WORD_BYTES).decode("ascii") + " "
+    """``text``'s folded letters, every other character a space, and a space at each end: a
+    word (a run of letters) is in ``word_set(text)`` if and only if ``f" {word} "`` is in it."""
+    return f" {_spaced(text)} "
 
 
 def word_set(text: str) -> set[str]:

@@ -182,25 +182,29 @@ class Unit:
         """Every word of the unit, folded (of the part shown, until :meth:`expand`); of a tool
         payload, the words of its keys and short values only (see :func:`_established`)."""
         if self._words is None:
-            self._words = word_set(self._said())
+            self._words = set(self._spaced().split())
         return self._words
 
-    def says(self, word: str) -> bool:
-        """Whether :meth:`words` holds ``word`` in one of its :func:`forms`.
+    def unsaid(self, words: list[str]) -> list[str]:
+        """The ``words`` that :meth:`words` holds in none of their :func:`forms`.
 
-        Most words of an item are in the events it cites as written: for an ASCII unit they
-        are looked for in its letters (every other character a space) without splitting it
-        into a set of words, which is made only when a word is not there as written.
+        Most words of an item are in the events it cites as written, so they are looked for
+        in the unit's letters (:func:`letters_of`) first, and the set of its words is made
+        only when one is not there as written.
         """
-        words = self._words
-        if words is None:
-            letters = self._letters
-            if letters is None:
-                letters = self._letters = letters_of(self._said())
-            if letters and f" {word} " in letters:
-                return True
-            words = self.words()
-        return not forms(word).isdisjoint(words)
+        held = self._words
+        if held is None:
+            spaced = self._spaced()
+            words = [w for w in words if f" {w} " not in spaced]
+            if not words:
+                return words
+            held = self.words()
+        return [w for w in words if forms(w).isdisjoint(held)]
+
+    def _spaced(self) -> str:
+        if self._letters is None:
+            self._letters = letters_of(self._said())
+        return self._letters
 
     def _said(self) -> str:
         text = self.text

@@ -139,9 +139,14 @@ def _entity_words(text: str) -> frozenset[str]:
     return frozenset(content_words(text))
 
 
-def _unsaid(words: Iterable[str], units: Sequence[Unit]) -> list[str]:
+def _unsaid(words: Iterable[str], units: Iterable[Unit]) -> list[str]:
     """The words that none of ``units`` says, in any of their forms."""
-    return [w for w in words if not any(u.says(w) for u in units)]
+    missing = list(words)
+    for unit in units:
+        if not missing:
+            break
+        missing = unit.unsaid(missing)
+    return missing
 
 
 def _supported(
@@ -158,7 +163,7 @@ def _supported(
     if not chosen:
         return False
     if not entities:
-        return bool(words) and any(all(u.says(w) for w in words) for u in chosen)
+        return bool(words) and any(not u.unsaid(list(words)) for u in chosen)
     found: dict[Unit, None] = {}
     for holders in held:
         mine = [u for u in holders if u.tier in tiers]
@@ -210,7 +215,7 @@ def support(
     # what no cited event holds is words the user wrote.
     relevant = [u for holders in held for u in holders]
     if not entities:
-        relevant = [u for u in units if any(u.says(w) for w in words)]
+        relevant = [u for u in units if len(u.unsaid(list(words))) < len(words)]
     if any(u.tier == "user" for u in relevant):
         return Labelled("user_claim", unsupported)
     missing = set(_unsaid(words, units))

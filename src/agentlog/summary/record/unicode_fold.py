@@ -28,7 +28,7 @@ from typing import Final
 
 from agentlog.summary.record._fold import lower
 
-__all__ = ["CONFUSABLES", "fold"]
+__all__ = ["CONFUSABLES", "fold", "wide_chars"]
 
 CONFUSABLES: Final[dict[str, str]] = {
     # Cyrillic lower case.
@@ -86,7 +86,7 @@ def _folded(char: str) -> str:
     return "".join(p if (new := _replacement(p)) is None else new for p in pieces)
 
 
-def _wide(text: str) -> set[str]:
+def wide_chars(text: str) -> set[str]:
     """The distinct non-ASCII characters of ``text``: ASCII bytes dropped in C first."""
     raw = text.encode("utf-8", "surrogatepass").translate(None, _ASCII)
     return set(raw.decode("utf-8", "surrogatepass"))
@@ -100,7 +100,7 @@ def fold(text: str) -> str:
     # ``replace`` each (a fast scan in C) beats decomposing and translating the whole text.
     # Decomposing character by character gives what NFKD gives here, as the combining marks
     # whose order NFKD would settle are removed anyway.
-    for char in _wide(text):
+    for char in wide_chars(text):
         new = _folded(char)
         if new != char:
             text = text.replace(char, new)
