@@ -13,6 +13,7 @@ from typing import ClassVar
 import pytest
 
 from agentlog import REMOVED, Content, Event, EventActions, SqliteSessionService
+from agentlog._stores.batching import _others_ready
 from agentlog._stores.group_commit import GroupCommit
 from agentlog._stores.sqlite import SqliteWorker
 from agentlog.errors import StaleSessionError, StoreUnavailableError
@@ -241,3 +242,11 @@ async def test_appends_made_together_write_every_scope_and_deletion(tmp_path: Pa
         assert loaded.state["app:a"] == 7  # the last write of it, in the order made
         assert loaded.events == s.events
     await store.close()
+
+
+async def test_a_lone_writer_does_not_wait_for_a_cancelled_callback() -> None:
+    loop = asyncio.get_running_loop()
+    loop.call_soon(lambda: None).cancel()  # as psycopg leaves after every statement
+    assert not _others_ready(loop)
+    loop.call_soon(lambda: None)
+    assert _others_ready(loop)

@@ -221,4 +221,8 @@ def _others_ready(loop: asyncio.AbstractEventLoop) -> bool:
     turn of the loop may get company). asyncio's own loops keep that queue as ``_ready``;
     for another loop, assume there is."""
     ready = getattr(loop, "_ready", None)
-    return ready is None or bool(ready)
+    if ready is None:
+        return True
+    # A cancelled callback stays queued until its turn, and runs nothing: psycopg leaves one
+    # behind after every statement it waits for, which cost a lone writer a turn of the loop.
+    return any(not handle.cancelled() for handle in ready)
