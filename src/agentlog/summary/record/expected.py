@@ -275,16 +275,32 @@ def transcript_entities(
     if occurrences is None:
         occurrences = entity_occurrences(parsed, patterns)
     counts = touched(parsed)
-    found: dict[str, tuple[Entity, dict[str, None], bool]] = {}
+    heads = parsed.heads
+    found: dict[str, tuple[Entity, dict[str, None], list[int]]] = {}
+    kept: set[str] = set()
+    line, last = 0, len(heads) - 1
     for entity, eid in occurrences:
         seen = found.get(entity.key)
         if seen is None:
-            seen = found[entity.key] = (entity, {}, False)
-        if not seen[2] and counts(entity.start):
-            seen = found[entity.key] = (seen[0], seen[1], True)
+            seen = found[entity.key] = (entity, {}, [])
+        if entity.key not in kept:
+            # Off a tool result it counts at once; a result's occurrence is judged (its
+            # payload parsed) only if no other occurrence counts.
+            start = entity.start
+            if heads[line][0] > start:
+                line = parsed.line_at(start)  # out of order: look it up
+            while line < last and heads[line + 1][0] <= start:
+                line += 1
+            if heads[line][3] != "result":
+                kept.add(entity.key)
+            else:
+                seen[2].append(start)
         if eid:
             seen[1][eid] = None
-    return {key: ExpectedEntity(e, tuple(ids)) for key, (e, ids, kept) in found.items() if kept}
+    for key, (_, _, pending) in found.items():
+        if key not in kept and any(counts(start) for start in pending):
+            kept.add(key)
+    return {key: ExpectedEntity(e, tuple(ids)) for key, (e, ids, _) in found.items() if key in kept}
 
 
 _KEY_BEFORE: Final = re.compile(r'"([^"\\\n]{1,64})": "?#?$')
@@ -318,6 +334,7 @@ def touched(parsed: ParsedTranscript) -> Callable[[int], bool]:
     scan = parsed.scan
     ends = parsed.ends()
     lines: dict[int, tuple[int, str | None]] = {}  # line: where its JSON starts, what counts
+    shapes: dict[str, tuple[int, str | None]] = {}  # a result's body: the same, from its start
 
     def counts(start: int) -> bool:
         at = parsed.line_at(start)
@@ -326,12 +343,17 @@ def touched(parsed: ParsedTranscript) -> Callable[[int], bool]:
             return True
         shape = lines.get(at)
         if shape is None:
-            shape = lines[at] = _result_shape(scan, body, ends[at])
+            # A payload read again (the same order twice) is judged once.
+            text = scan[body : ends[at]]
+            same = shapes.get(text)
+            if same is None:
+                same = shapes[text] = _result_shape(text, 0, len(text))
+            shape = lines[at] = (same[0] + body if same[0] >= 0 else -1, same[1])
         json_at, held = shape
         if json_at < 0 or start < json_at:
             return held is not None  # a result in words: a write's says what it did
         if held is not None:
-            return any(_is_at(held, scan, start, ends[at]))
+            return _is_at(held, scan, start, ends[at])
         before = scan[json_at:start]  # it did not parse: the top level of an object read
         depth = before.count("{") + before.count("[") - before.count("}") - before.count("]")
         key = _KEY_BEFORE.search(before, max(0, len(before) - 72))
@@ -340,13 +362,13 @@ def touched(parsed: ParsedTranscript) -> Callable[[int], bool]:
     return counts
 
 
-def _is_at(held: str, scan: str, start: int, end: int) -> Iterator[bool]:
+def _is_at(held: str, scan: str, start: int, end: int) -> bool:
     """Whether the token at ``start`` is one of ``held``'s lines."""
     stop = start
     while stop < end and (scan[stop].isalnum() or scan[stop] in "_-.@"):
         stop += 1
     token = scan[start:stop].rstrip(".")
-    yield f"\n{token}\n" in held or f"\n#{token}\n" in held
+    return f"\n{token}\n" in held or f"\n#{token}\n" in held
 
 
 def _result_shape(scan: str, body: int, end: int) -> tuple[int, str | None]:
@@ -378,15 +400,20 @@ def _result_shape(scan: str, body: int, end: int) -> tuple[int, str | None]:
 
 
 def _own_leaves(value: Any, into: list[str]) -> None:
-    """The leaves of an object outside its lists (a list of one entry is a part of it)."""
-    if isinstance(value, dict):
-        for v in value.values():
-            _own_leaves(v, into)
-    elif isinstance(value, list):
-        if len(value) == 1:
-            _own_leaves(value[0], into)
-    elif value is not None and not isinstance(value, bool):
-        into.append(str(value))
+    """The leaves of an object outside its lists (a list of one entry is a part of it), in
+    any order."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is dict:
+            stack.extend(v.values())
+        elif type(v) is list:
+            if len(v) == 1:
+                stack.append(v[0])
+        elif type(v) is str:
+            into.append(v)
+        elif v is not None and v is not True and v is not False:
+            into.append(str(v))
 
 
 def missing_entities(
