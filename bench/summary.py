@@ -2,7 +2,7 @@
 
 Run from the repository root with the dev venv (it needs nothing beyond agentlog)::
 
-    .venv/bin/python -m bench.summary [--eval-dir ../shared/eval] [--runs 7]
+    .venv/bin/python -m bench.summary [--eval-dir ../shared/eval] [--runs 7] [--only-speed]
 
 1. **render + validate, 1,000 events**: a session of 1,000 events made by chaining the
    development sessions (ids renumbered ``e0001``...), rendered with ``transcript_lines`` and
@@ -155,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval-dir", default="../shared/eval", help="development sessions")
     parser.add_argument("--runs", type=int, default=7, help="timed runs per figure")
     parser.add_argument("--events", type=int, default=1_000, help="events in the long session")
+    parser.add_argument(
+        "--only-speed", action="store_true", help="the speed rows only, without the set figures"
+    )
     args = parser.parse_args(argv)
 
     eval_dir = Path(args.eval_dir)
@@ -241,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # 3. records per set.
     set_rows: list[tuple[str, ...]] = []
-    for name, paths in SETS.items():
+    for name, paths in () if args.only_speed else SETS.items():
         sessions = [s for p in paths if p.is_file() for s in load_jsonl_sessions(p)]
         if not sessions:
             set_rows.append((name, "-", "-", "-", "-"))
@@ -266,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
     print(line)
+    if not set_rows:
+        return 1 if failures else 0
     set_header = (
         "extractive records, by set",
         "pass",
