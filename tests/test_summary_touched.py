@@ -129,3 +129,27 @@ def test_the_extractive_record_keeps_the_write_and_leaves_the_listing_out() -> N
         search.text
         == "search_bookings for user ana_lima_4410: 3 results, of which ZW9R2T (status confirmed)"
     )
+
+
+def test_a_dict_keyed_by_identifiers_is_a_listing() -> None:
+    product = {
+        "product_id": "6066914160",
+        "name": "Wristwatch",
+        "variants": {
+            "4510078629": {"item_id": "4510078629", "price": 2127.62},
+            "2407258246": {"item_id": "2407258246", "price": 1822.82},
+        },
+    }
+    events = [
+        ev("e1", "user", Part(text="Which watches do you have?")),
+        ev(
+            "e2",
+            "agent",
+            Part.from_function_call("get_product", {"product_id": "6066914160"}, "c1"),
+        ),
+        ev("e3", "get_product", Part.from_function_response("get_product", product, "c1")),
+        ev("e4", "agent", Part(text="Item 2407258246 costs $1,822.82.")),
+    ]
+    got = required(events)
+    assert {"6066914160", "2407258246"} <= got
+    assert "4510078629" not in got  # a variant nobody named

@@ -321,8 +321,9 @@ def touched(parsed: ParsedTranscript) -> Callable[[int], bool]:
       what the change did, not the listings it repeats;
     - in a read's result, when the result is one object (it has an identifier at its top
       level: the booking, the order, the user read): that identifier, and the object's own
-      fields, outside its lists, where a list of one entry is the object's part (a booking's
-      one flight), not a listing; or the only value of a one-value result
+      fields, outside its lists and its dicts keyed by identifiers, where a list of one entry
+      is the object's part (a booking's one flight), not a listing; or the only value of a
+      one-value result
       (``{"result": "sara_doe_496"}``).
 
     So the identifiers of a listing that nothing else names are not required (a search's
@@ -399,14 +400,21 @@ def _result_shape(scan: str, body: int, end: int) -> tuple[int, str | None]:
     return json_at, "\n" + "\n".join(leaves) + "\n"
 
 
+def _keyed_by_ids(value: dict[Any, Any]) -> bool:
+    """Whether a dict is a listing in disguise: its entries objects, its keys identifiers
+    (``{"1234567890": {...}, "2345678901": {...}}``, ``{"credit_card_7731904": {...}}``)."""
+    return all(type(v) is dict and any(c.isdigit() for c in str(k)) for k, v in value.items())
+
+
 def _own_leaves(value: Any, into: list[str]) -> None:
-    """The leaves of an object outside its lists (a list of one entry is a part of it), in
-    any order."""
+    """The leaves of an object outside its lists and the dicts keyed by identifiers (a list
+    of one entry is a part of it), in any order."""
     stack = [value]
     while stack:
         v = stack.pop()
         if type(v) is dict:
-            stack.extend(v.values())
+            if len(v) < 2 or not _keyed_by_ids(v):
+                stack.extend(v.values())
         elif type(v) is list:
             if len(v) == 1:
                 stack.append(v[0])
