@@ -494,9 +494,23 @@ class PostgresSessionService(PostgresStore):
         draft = Draft(
             invocation_id=invocation_id, author=author, after=after, origin=origin, text=text
         )
-        notice = draft_notice(app_name, user_id, session_id, draft)
-        if notice is not None:
-            await self._fetch("SELECT pg_notify(" + CHANNEL_SQL + ", %s)", (notice,))
+        await self.publish_drafts(app_name=app_name, drafts=[(user_id, session_id, draft)])
+
+    async def publish_drafts(
+        self, *, app_name: str, drafts: Sequence[tuple[str, str, Draft]]
+    ) -> None:
+        """``publish_draft`` for several drafts, each ``(user_id, session_id, draft)``, in
+        one statement (a server relays its turns' drafts together)."""
+        notices = [
+            notice
+            for user_id, session_id, draft in drafts
+            if (notice := draft_notice(app_name, user_id, session_id, draft)) is not None
+        ]
+        if notices:
+            await self._fetch(
+                "SELECT pg_notify(" + CHANNEL_SQL + ", n) FROM unnest(%s::text[]) AS n",
+                (notices,),
+            )
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
