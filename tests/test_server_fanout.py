@@ -368,8 +368,8 @@ class Published:
     def listener(self, on_notice: Any, on_gap: Any) -> Any:
         raise NotImplementedError
 
-    async def publish_draft(self, **fields: str) -> None:
-        self.texts.append(fields["text"])
+    async def publish_drafts(self, *, app_name: str, drafts: Any) -> None:
+        self.texts += [draft.text for _, _, draft in drafts]
 
 
 def partial(text: str) -> Event:

@@ -9,7 +9,9 @@ Two directions, both shortcuts over what the store already holds:
 - **Out.** :class:`DraftRelay` publishes the drafts of the turns this server runs, at most
   one a turn every ``interval_s`` (the newest; older ones are dropped), never stored. A
   stored event of the turn drops the draft waiting to be sent: the event supersedes it. The
-  publishing runs in a task, so a turn never waits for it.
+  publishing runs in one task for every turn, each round publishing the drafts waiting in
+  one statement, so a turn never waits for it and a busy server sends one notification
+  statement an interval, not one a draft.
 
 A store that does not notify (SQLite, in memory) gets neither; streams then poll.
 """
@@ -25,9 +27,9 @@ from agentlog.logs import get_logger
 from agentlog.sessions.base import SessionService
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
-    from agentlog._stores.pg_listen import Notice
+    from agentlog._stores.pg_listen import Draft, Notice
     from agentlog.server.hub import LiveTurn, TurnHub
 
 __all__ = ["DraftRelay", "Listener", "NotifyingStore", "connect_fanout"]
@@ -56,20 +58,12 @@ class NotifyingStore(Protocol):
         connect."""
         ...
 
-    async def publish_draft(
-        self,
-        *,
-        app_name: str,
-        user_id: str,
-        session_id: str,
-        invocation_id: str,
-        author: str,
-        after: str,
-        origin: str,
-        text: str,
+    async def publish_drafts(
+        self, *, app_name: str, drafts: Sequence[tuple[str, str, Draft]]
     ) -> None:
-        """Notify every process of a running turn's draft (made after its stored event
-        ``after``, by the server ``origin``)."""
+        """Notify every process of running turns' drafts, each ``(user_id, session_id,
+        draft)`` (a draft made after its turn's stored event ``draft.after``, by the server
+        ``draft.origin``)."""
         ...
 
 
@@ -95,16 +89,6 @@ def connect_fanout(store: SessionService, app_name: str, hub: TurnHub) -> Listen
     return store.listener(on_notice, signals.wake_all)
 
 
-class _Slot:
-    """One turn's draft waiting to be published: the partial event and the stored event it
-    came after."""
-
-    def __init__(self) -> None:
-        self.pending: tuple[Event, str] | None = None
-        self.sent_at = float("-inf")
-        self.task: asyncio.Task[None] | None = None
-
-
 class DraftRelay:
     """Publishes the drafts of this server's turns to the others, coalesced.
 
@@ -112,7 +96,8 @@ class DraftRelay:
         store: the notifying store.
         app_name: the app the turns belong to.
         origin: names this server in what it publishes (:attr:`.signals.Signals.origin`).
-        interval_s: the shortest time between two drafts of one turn.
+        interval_s: the shortest time between two rounds of publishing (so between two
+            drafts of one turn).
     """
 
     def __init__(
@@ -122,66 +107,68 @@ class DraftRelay:
         self._app_name = app_name
         self._origin = origin
         self._interval_s = interval_s
-        self._slots: dict[LiveTurn, _Slot] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._pending: dict[LiveTurn, tuple[Event, str]] = {}
+        """Each turn's newest draft not yet published, and the stored event it came after."""
+        self._sent_at = float("-inf")
+        self._task: asyncio.Task[None] | None = None
         self.published = 0
         """Drafts published so far."""
 
     def draft(self, turn: LiveTurn, event: Event, after: str) -> None:
         """A draft of ``turn``, made after its stored event ``after``."""
-        slot = self._slots.setdefault(turn, _Slot())
-        slot.pending = (event, after)
-        if slot.task is None:
-            slot.task = asyncio.get_running_loop().create_task(self._send(turn, slot))
-            self._tasks.add(slot.task)
-            slot.task.add_done_callback(self._tasks.discard)
+        self._pending[turn] = (event, after)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._send())
 
     def stored(self, turn: LiveTurn) -> None:
         """``turn`` stored an event: the draft waiting is superseded."""
-        slot = self._slots.get(turn)
-        if slot is not None:
-            slot.pending = None
+        self._pending.pop(turn, None)
 
     def done(self, turn: LiveTurn) -> None:
         """``turn`` ended: nothing more of it is published."""
-        slot = self._slots.pop(turn, None)
-        if slot is not None:
-            slot.pending = None
+        self._pending.pop(turn, None)
 
     async def close(self) -> None:
         """Stop publishing (at shutdown)."""
-        for task in list(self._tasks):
+        task, self._task = self._task, None
+        if task is not None:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._slots.clear()
+            await asyncio.gather(task, return_exceptions=True)
+        self._pending.clear()
 
-    async def _send(self, turn: LiveTurn, slot: _Slot) -> None:
+    async def _send(self) -> None:
+        # Here, not at the top: it needs psycopg, which a store that notifies has.
+        from agentlog._stores.pg_listen import Draft
+
         loop = asyncio.get_running_loop()
         try:
-            while slot.pending is not None:
-                due = slot.sent_at + self._interval_s - loop.time()
+            while self._pending:
+                due = self._sent_at + self._interval_s - loop.time()
                 if due > 0:
                     await asyncio.sleep(due)
-                pending, slot.pending = slot.pending, None
-                if pending is None:
-                    break  # superseded by a stored event while waiting
-                event, after = pending
-                slot.sent_at = loop.time()
-                user_id, session_id = turn.key
-                try:
-                    await self._store.publish_draft(
-                        app_name=self._app_name,
-                        user_id=user_id,
-                        session_id=session_id,
-                        invocation_id=event.invocation_id,
-                        author=event.author,
-                        after=after,
-                        origin=self._origin,
-                        text=event.text(),
+                pending, self._pending = self._pending, {}
+                if not pending:
+                    break  # superseded by stored events while waiting
+                self._sent_at = loop.time()
+                drafts = [
+                    (
+                        *turn.key,
+                        Draft(
+                            invocation_id=event.invocation_id,
+                            author=event.author,
+                            after=after,
+                            origin=self._origin,
+                            text=event.text(),
+                        ),
                     )
-                    self.published += 1
+                    for turn, (event, after) in pending.items()
+                ]
+                try:
+                    await self._store.publish_drafts(app_name=self._app_name, drafts=drafts)
+                    self.published += len(drafts)
                 except StoreError as exc:
                     # A draft is disposable: the stored answer replaces it anyway.
-                    logger.debug("publishing a draft failed: %s", exc)
+                    logger.debug("publishing drafts failed: %s", exc)
         finally:
-            slot.task = None
+            if self._task is asyncio.current_task():
+                self._task = None
