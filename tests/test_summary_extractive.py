@@ -396,3 +396,8 @@ def test_a_read_object_is_one_item_and_a_write_says_what_it_did() -> None:
     assert [(i.text, i.sources) for i in record.decisions] == [
         ("cancel_booking done for code Q7ZK2M: status cancelled", ("e6", "e7"))
     ]
+
+
+def test_a_sentence_introducing_a_list_is_not_a_promise() -> None:
+    assert not is_promise("Here\u2019s what I\u2019ll do for you:")
+    assert is_promise("I'll cancel ORD-61877.")

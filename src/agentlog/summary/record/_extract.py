@@ -194,6 +194,7 @@ def is_promise(sentence: str) -> bool:
     """Whether an agent's sentence promises something (not a question, not a pleasantry)."""
     return (
         "?" not in sentence
+        and not sentence.endswith(":")  # it introduces a list ("Here's what I'll do:")
         and _PROMISE.search(sentence.lower()) is not None
         and _NOT_PROMISE.search(sentence) is None
         and (_CONDITIONAL.match(sentence) is None or names_something(sentence))
