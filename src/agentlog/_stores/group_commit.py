@@ -220,7 +220,7 @@ def _together(conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
     return outcomes
 
 
-_START_WAIT: Final = 0.01
+_START_WAIT: Final = 0.002
 """Seconds the loop waits at most for the worker to begin a batch's ``COMMIT``."""
 
 
