@@ -213,10 +213,11 @@ def support(
     # Neither: it leans on the user if what it cites of the user says what it says (a
     # compaction or a handoff carries many lines, and only those about the item count), or if
     # what no cited event holds is words the user wrote.
-    relevant = [u for holders in held for u in holders]
-    if not entities:
-        relevant = [u for u in units if len(u.unsaid(list(words))) < len(words)]
-    if any(u.tier == "user" for u in relevant):
+    if entities:
+        leans = any(u.tier == "user" for holders in held for u in holders)
+    else:  # only the user's units are read for the words
+        leans = any(u.tier == "user" and len(u.unsaid([*words])) < len(words) for u in units)
+    if leans:
         return Labelled("user_claim", unsupported)
     missing = set(_unsaid(words, units))
     # The session's whole vocabulary of user words is read only when some word is unheld.
