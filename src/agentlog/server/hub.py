@@ -21,6 +21,7 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from agentlog.events import Event
+from agentlog.server.admissions import Admissions
 from agentlog.server.frames import Frame, draft_frame
 from agentlog.server.signals import SessionKey, Signals
 
@@ -184,11 +185,21 @@ class TurnHub:
         """Publishes this process's drafts to the other servers (a store that notifies)."""
         self._turns: dict[SessionKey, list[LiveTurn]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.admissions = Admissions()
+        """The turns opened and not started: running turns' next steps wait for them."""
 
     def open(self, key: SessionKey) -> LiveTurn:
         """Register a turn about to run on a session, waking whoever waits on it."""
-        turn = LiveTurn(key, lambda: self.signals.local(key))
-        self._turns.setdefault(key, []).append(turn)
+
+        def changed() -> None:
+            self.admissions.settled(turn)
+            self.signals.local(key)
+
+        turn = LiveTurn(key, changed)
+        queued = self._turns.setdefault(key, [])
+        if not queued:  # one queued behind a turn of its session cannot start before it ends
+            self.admissions.opened(turn)
+        queued.append(turn)
         self.signals.local(key)
         return turn
 

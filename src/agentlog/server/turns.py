@@ -78,8 +78,16 @@ async def _drive(
             accepted.set_result(None)
         invocation_id = first.invocation_id
         last: Event = first
+        admissions = hub.admissions
         try:
-            async for event in events:
+            while True:
+                if admissions:
+                    # The turns that arrived before this step first (:mod:`.admissions`).
+                    await admissions.wait()
+                try:
+                    event = await anext(events)
+                except StopAsyncIteration:
+                    break
                 if event.partial:
                     turn.publish_partial(event)
                     if relay is not None:
