@@ -18,7 +18,9 @@ Per client:
   from sending the message to the ``end`` event.
 
 Everything goes to 127.0.0.1; one round per backend, and ``--timeout`` bounds each round.
-Progress goes to stderr, the table to stdout.
+Progress goes to stderr, the table to stdout. With ``AGENTLOG_BENCH_PROFILE=PREFIX`` each of
+agentlog's servers runs under cProfile and writes ``PREFIX-sqlite.prof`` or
+``PREFIX-pg.prof`` when stopped (its CPU figures are then the profiler's, not the server's).
 """
 
 from __future__ import annotations
