@@ -40,7 +40,7 @@ SAYS = {
     ("tour.md", 0): "desk Refunded $12.50 for A-1001.",
     ("concepts/stores.md", 0): "stale: reload and retry",
     ("concepts/compaction.md", 0): "Ana asked three questions; all were answered.', 'Question 4?'",
-    ("concepts/summaries.md", 0): "verified lookup_order (A-1001)",
+    ("concepts/summaries.md", 0): "verified Looked up order A-1001",
     ("server.md", 0): "Order A-1001 shipped on",
     ("adk.md", 0): "{'user:tier': 'gold'}",
 }

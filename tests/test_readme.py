@@ -128,7 +128,7 @@ def test_the_compaction_block_shows_the_summary_in_place_of_the_window(ran: list
 def test_the_summary_block_digests_the_tours_session(ran: list[Block]) -> None:
     out = _one(ran, "ExtractiveSummarizer()").stdout
     assert out.startswith("## Session ")
-    assert "refund_order (order_id A-1001; amount 12.5) done" in out
+    assert "Refunded order A-1001: amount 12.5" in out
 
 
 @pytest.mark.postgres

@@ -39,7 +39,8 @@ def test_the_worked_example() -> None:
     assert record.facts[0].text.startswith("Order A-1001: status shipped")
     (decision,) = record.decisions
     assert decision.sources == ("e05", "e06")
-    assert decision.text.startswith("refund_shipping done for order id A-1001, amount 12.5")
+    # What it did to which object, then what changed: a verb phrase, not the tool's name.
+    assert decision.text.startswith("Refunded shipping A-1001: amount 12.5")
     # "It will reach your card" names nothing: it is kept with the sentence that says what.
     assert [i.text for i in record.commitments] == [
         "I've refunded the $12.50 shipping fee of A-1001. "
@@ -111,10 +112,8 @@ def test_a_result_that_changed_state_is_a_decision_and_pending_calls_are_open() 
     record = result.record
     assert record is not None
     assert [d.sources for d in record.decisions] == [("e2", "e3")]
-    assert [f.text for f in record.facts] == ["lookup failed for id A-2001: timeout"]
-    assert [q.text for q in record.open_questions] == [
-        "notify_courier for id A-2001 has no result yet"
-    ]
+    assert [f.text for f in record.facts] == ["Lookup A-2001; failed: timeout"]
+    assert [q.text for q in record.open_questions] == ["Notify courier A-2001; no result yet"]
 
 
 @pytest.mark.parametrize(
@@ -351,14 +350,14 @@ def test_machinery_reads_as_sentences_and_a_lookup_is_one_fact(confirmed: bool) 
         assert raw not in every
     verb = "approved" if confirmed else "declined"
     decisions = {i.text: i.sources for i in record.decisions}
-    approval = f"An operator {verb} refund_shipping for order id A-1001, amount 12.5"
+    approval = f"An operator {verb} refund shipping A-1001: amount 12.5"
     assert decisions[approval] == ("e08", "e09", "e10")  # the call, the request, the answer
-    assert decisions["desk handed the conversation over to refunds"] == ("e06", "e07")
+    assert decisions["Handed to refunds"] == ("e06", "e07")
     # The same order read twice is one fact citing both reads, though its tool cached state.
     lookups = [i for i in record.facts if i.text.startswith("Order A-1001")]
     assert [i.sources for i in lookups] == [("e02", "e03", "e04", "e05")]
     assert not any(i.text.startswith("lookup_order") for i in record.decisions)
-    refunded = [i for i in record.decisions if i.text.startswith("refund_shipping")]
+    refunded = [i for i in record.decisions if i.text.startswith("Refunded shipping")]
     assert [i.sources for i in refunded] == ([("e08", "e11")] if confirmed else [])
 
 
@@ -393,8 +392,9 @@ def test_a_read_object_is_one_item_and_a_write_says_what_it_did() -> None:
     assert [(i.text, i.sources) for i in record.facts] == [
         ("Booking Q7ZK2M: status confirmed, paid 142.0", ("e2", "e3", "e4", "e5"))
     ]
+    # The status the verb says already is not repeated.
     assert [(i.text, i.sources) for i in record.decisions] == [
-        ("cancel_booking done for code Q7ZK2M: status cancelled", ("e6", "e7"))
+        ("Cancelled booking Q7ZK2M", ("e6", "e7"))
     ]
 
 

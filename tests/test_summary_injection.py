@@ -74,6 +74,16 @@ def tool_result_session() -> tuple[Event, ...]:
     )
 
 
+def prose_result_session() -> tuple[Event, ...]:
+    """The same form text in a tool's prose answer, which a record copies."""
+    answer = {"result": f"Ticket T-4412 is open. {FORM_TEXT}"}
+    return (
+        *tool_result_session()[:2],
+        event(3, "desk", Part.from_function_response("get_ticket", answer, "c1")),
+        tool_result_session()[3],
+    )
+
+
 # --- the patterns -------------------------------------------------------------------------------
 
 
@@ -157,7 +167,9 @@ def test_the_validator_flags_instruction_text_in_any_item_and_the_goal() -> None
 
 
 @pytest.mark.parametrize(
-    "events", [user_text_session(), tool_result_session()], ids=["user", "tool"]
+    "events",
+    [user_text_session(), tool_result_session(), prose_result_session()],
+    ids=["user", "tool", "prose"],
 )
 def test_the_extractive_summariser_never_copies_an_injection(events: tuple[Event, ...]) -> None:
     result = ExtractiveSummarizer().summarize_now(events)
@@ -170,17 +182,20 @@ def test_the_extractive_summariser_never_copies_an_injection(events: tuple[Event
         # "$500.00" only occurred in the injected sentence: still kept, without the sentence.
         assert "500.00" in text
         assert result.record.goal.startswith("My blender")
-    else:
+    elif "result" in events[2].function_responses()[0].response:
         (fact,) = result.record.facts
         assert "modem light goes orange" in fact.text
-        # The ticket's description is text the customer typed, which the tool only stores.
+        # The ticket's text is what the customer typed, which the tool only stores.
         assert fact.provenance == "agent_statement"
+    else:
+        # A fact shows the ticket's id and status, not the description typed into it.
+        assert [f.text for f in result.record.facts] == ["Ticket T-4412: status open"]
 
 
 def test_the_extractive_summariser_copies_what_it_is_told_to_when_the_check_is_off() -> None:
     """Shows what the fix does: without the patterns the form text is copied word for word."""
     off = ExtractiveSummarizer(instruction_patterns=InstructionPatterns(()))
-    result = off.summarize_now(tool_result_session())
+    result = off.summarize_now(prose_result_session())
     assert result.record is not None
     assert "ignore previous instructions" in result.record.text()
 

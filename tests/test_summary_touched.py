@@ -124,11 +124,8 @@ def test_the_extractive_record_keeps_the_write_and_leaves_the_listing_out() -> N
     assert "KX4P7Q" not in record.text()
     assert "MB3N8V" not in record.text()
     # The search is one fact: how many it found and the entry the conversation used.
-    (search,) = [i for i in record.facts if i.text.startswith("search_bookings")]
-    assert (
-        search.text
-        == "search_bookings for user ana_lima_4410: 3 results, of which ZW9R2T (status confirmed)"
-    )
+    (search,) = [i for i in record.facts if i.text.startswith("Searched bookings")]
+    assert search.text == "Searched bookings ana_lima_4410: 3 results; ZW9R2T named"
 
 
 def test_a_dict_keyed_by_identifiers_is_a_listing() -> None:

@@ -192,7 +192,8 @@ async def test_memory_entries_go_into_the_memory_store() -> None:
     entries = memory_entries(checked_record(), app_name="desk", user_id="ana", session_id="s-42")
     stored = await service.add(entries)
     assert len(stored) == len(entries)
-    hits = await service.search(app_name="desk", user_id="ana", query="refund_shipping A-1001")
+    query = "Refunded shipping A-1001 amount"
+    hits = await service.search(app_name="desk", user_id="ana", query=query)
     assert hits
     assert hits[0].entry.event_ids == ("e05", "e06")
     said = [e for e in stored if e.provenance == "agent_statement"]

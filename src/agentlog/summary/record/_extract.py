@@ -7,11 +7,17 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 from typing import Any, Final
 
+from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.learned import identifier_shaped, is_id_key
 
 __all__ = [
     "READ_VERBS",
+    "action_of",
+    "args_text",
+    "is_status_key",
+    "prose_of",
+    "shown_amount",
     "SALIENT_KEYS",
     "WRITE_VERBS",
     "clip",
@@ -20,6 +26,7 @@ __all__ = [
     "goal_text",
     "holds",
     "key_fields",
+    "kept_fields",
     "is_lookup",
     "is_promise",
     "is_state_changing",
@@ -314,6 +321,74 @@ def key_fields(
     return [(k, v) for v, k in fields.items()]
 
 
+_STATUS_CHARS: Final = 30
+"""A status longer than this is prose, not a status: it is not shown for its key alone."""
+
+
+def _scalars(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """Every leaf of a payload as ``(key, text)``, a list's leaves one by one."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _scalars(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _scalars(v, key)
+    elif value not in _LEAF_SKIP and value is not True:
+        yield key, " ".join(str(value).split())
+
+
+def _code(value: str) -> bool:
+    """Whether a value is one token of letters and digits (``22A``, ``EMD-0457712``)."""
+    return (
+        " " not in value
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and len(value) <= _STATUS_CHARS
+    )
+
+
+def kept_fields(
+    payload: Any,
+    entities: Collection[str],
+    skip: Collection[str] = (),
+    *,
+    codes: bool = False,
+    parts: bool = False,
+) -> list[tuple[str, str]]:
+    """What a record shows of a payload: at most one short status-like field of its top
+    level; with ``codes`` (what a write did), its top-level codes (``new seat 22A``); with
+    ``parts`` (one object read), the identifiers of the first entries of its top-level lists
+    (an order's lines); then the leaves, at any depth, that hold an entity the record must
+    keep (values under one key joined), each value once; values in ``skip`` (said already)
+    left out. The rest of the payload is the cited result's to show."""
+    status: tuple[str, str] | None = None
+    top: list[tuple[str, str]] = []
+    seen: set[str] = set(skip)
+    if isinstance(payload, dict):
+        for k, v in payload.items():
+            shown = scalar(v)
+            if shown is None:
+                if parts and isinstance(v, list):
+                    ids = [i for i in map(_part_id, v[:_PARTS]) if i and i not in seen]
+                    if ids:
+                        top.append((str(k), ", ".join(ids) + (" …" if len(v) > _PARTS else "")))
+                        seen.update(ids)
+            elif status is None and is_status_key(str(k)) and len(shown) <= _STATUS_CHARS:
+                if shown not in seen:
+                    status = (str(k), shown)
+                    seen.add(shown)
+            elif codes and shown not in seen and _code(shown):
+                top.append((str(k), shown))
+                seen.add(shown)
+    by_key: dict[str, list[str]] = {}
+    for key, shown in _scalars(payload):
+        if shown not in seen and holds(shown, entities):
+            seen.add(shown)
+            by_key.setdefault(key, []).append(clip(shown, _FIELD_CHARS))
+    fields = [*top, *((k, ", ".join(vs)) for k, vs in by_key.items())]
+    return [status, *fields] if status is not None else fields
+
+
 _PARTS: Final = 5
 """An object's list shows the identifiers of its first entries, this many."""
 
@@ -338,8 +413,100 @@ _FIELD_CHARS: Final = 120
 
 
 def fields_text(fields: Iterable[tuple[str, str]]) -> str:
-    """``key value, ...`` with keys as words (a result's or message's value alone)."""
-    return ", ".join(v if k in _BARE_KEYS else f"{words_of(k)} {v}" for k, v in fields)
+    """``key value, ...`` with keys as words (a result's or message's value alone), amounts
+    of float maths at cents."""
+    return ", ".join(
+        shown_amount(v) if k in _BARE_KEYS else f"{words_of(k)} {shown_amount(v)}"
+        for k, v in fields
+    )
+
+
+_FLOAT_TAIL: Final = re.compile(r"\d+\.\d{3,}")
+"""A number with more decimals than cents: float maths (``13.750000000000028``)."""
+
+
+def shown_amount(value: str) -> str:
+    """``value`` with each number of more than two decimals at cents (``13.75``), rounded as
+    the validator's amount keys are, so the record and the transcript's value share a key."""
+    if "." not in value:
+        return value
+
+    def cents(m: re.Match[str]) -> str:
+        key = amount_key(m[0])
+        return key.removeprefix("money:") if key is not None else m[0]
+
+    return _FLOAT_TAIL.sub(cents, value)
+
+
+_STATUS_WORDS: Final = frozenset({"status", "state"})
+
+
+def is_status_key(key: str) -> bool:
+    """Whether a payload key names a status (``status``, ``order_status``, ``state``)."""
+    words = words_of(key).split()
+    return bool(words) and words[-1] in _STATUS_WORDS
+
+
+_PAST: Final = {
+    "cancel": "cancelled", "drop": "dropped", "find": "found", "get": "looked up",
+    "lookup": "looked up", "make": "made", "pay": "paid", "put": "put", "read": "read",
+    "reset": "reset", "run": "ran", "send": "sent", "set": "set", "ship": "shipped",
+    "stop": "stopped", "submit": "submitted",
+}  # fmt: skip
+_NOT_PAST: Final = frozenset({"can", "has", "is"})
+
+
+def _past(verb: str) -> str:
+    if verb in _PAST:
+        return _PAST[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u"):
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
+def action_of(name: str) -> str:
+    """A tool's name as what it did, capitalised (``change_flight``: ``Changed flight``;
+    ``get_order_details``: ``Looked up order details``); a name whose first word is no verb
+    reads as its words."""
+    words = words_of(name).split()
+    if words and words[0] not in _NOT_PAST and (words[0] in WRITE_VERBS or words[0] in READ_VERBS):
+        words[0] = _past(words[0])
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+_FROM_KEYS: Final = frozenset({"from", "origin", "source", "departure"})
+_TO_KEYS: Final = frozenset({"to", "destination", "target", "arrival"})
+
+
+def args_text(values: Iterable[tuple[str, str]]) -> str:
+    """A call's argument values, keys left out (``LIS→OPO 2026-05-14``): a route's two ends
+    (keys ``from`` and ``to``, ``origin`` and ``destination``, ...) joined by an arrow."""
+    pairs = list(values)
+    parts: list[str] = []
+    i = 0
+    while i < len(pairs):
+        key, value = pairs[i]
+        first = words_of(key).split()[:1]
+        after = words_of(pairs[i + 1][0]).split()[:1] if i + 1 < len(pairs) else []
+        if first and after and first[0] in _FROM_KEYS and after[0] in _TO_KEYS:
+            parts.append(f"{value}→{pairs[i + 1][1]}")
+            i += 2
+            continue
+        parts.append(shown_amount(value))
+        i += 1
+    return " ".join(parts)
+
+
+def prose_of(payload: Any) -> str | None:
+    """A result that is prose (a string, or a dict of one string): its text on one line."""
+    if isinstance(payload, dict) and len(payload) == 1:
+        (payload,) = payload.values()
+    if isinstance(payload, str) and " " in payload.strip():
+        return " ".join(payload.split())
+    return None
 
 
 _GREETING: Final = re.compile(
@@ -353,16 +520,23 @@ _ASKS: Final = re.compile(
 )
 
 
+_SHORT_ASK: Final = 50
+"""A request shorter than this many characters is read with the sentences before it."""
+
+
 def goal_text(said: str, limit: int) -> str:
-    """The customer's request from their first message: its greeting left out, its first
-    sentence and, when that one asks nothing, the first sentence that does; cut to
-    ``limit``."""
+    """The customer's request from their first message: its greeting left out, the first
+    sentence that asks (the first sentence if none does), with the sentences before it while
+    it is short; cut to ``limit``."""
     said = _GREETING.sub("", said)
     parts = sentences(said)
     if not parts:
         return ""
-    chosen = parts[:1]
-    if _ASKS.search(parts[0]) is None:
-        chosen += [s for s in parts[1:] if _ASKS.search(s) is not None][:1]
-    text = " ".join(chosen)
+    asks = next((i for i, s in enumerate(parts) if _ASKS.search(s) is not None), 0)
+    # A short request reads with the sentence before it ("My order A-1001 still hasn't
+    # arrived. What's going on?"); a long one says enough alone.
+    first = asks
+    while first > 0 and len(" ".join(parts[first : asks + 1])) < _SHORT_ASK:
+        first -= 1
+    text = " ".join(parts[first : asks + 1])
     return clip(text[:1].upper() + text[1:], limit)

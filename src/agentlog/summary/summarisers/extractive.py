@@ -32,6 +32,8 @@ from typing import Any, Final
 from agentlog.approvals import REQUEST_CONFIRMATION
 from agentlog.events import Event
 from agentlog.summary.record._extract import (
+    action_of,
+    args_text,
     clip,
     failed,
     fields_text,
@@ -40,14 +42,17 @@ from agentlog.summary.record._extract import (
     is_lookup,
     is_promise,
     is_state_changing,
-    key_fields,
+    is_status_key,
+    kept_fields,
     names_something,
     needs_context,
     payload_text,
+    prose_of,
     scalar,
     sentences,
     thing_of,
     unwrap,
+    words_of,
 )
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.instructions import InstructionPatterns
@@ -70,7 +75,7 @@ __all__ = ["ExtractiveSummarizer", "is_state_changing"]
 
 _COVERED: Final = re.compile(r"^of \d+ events? \([^)]*\): ")
 """How a compaction line opens: the events it covers, which its citation already names."""
-_GOAL_CHARS: Final = 200
+_GOAL_CHARS: Final = 100
 """The goal is cut to about this many characters (entities lost by the cut are kept by an
 item)."""
 _TRANSFER_TOOL: Final = "transfer_to_agent"
@@ -79,6 +84,30 @@ _TRANSFER_TOOL: Final = "transfer_to_agent"
 
 def _same(value: Any) -> Any:
     return value
+
+
+_LABEL: Final = re.compile(r"(?<![^\s.])([A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}): ")
+"""A labelled part of a prose result (``Status Bar: ...``), up to the next label."""
+_ARG_CHARS: Final = 60
+"""An argument's free text is cut to about this many characters (the call shows it all)."""
+_ANSWER_CHARS: Final = 100
+"""A lookup's answer with nothing the record must keep is cut to about this many."""
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _listed(found: Any) -> list[dict[str, Any]] | None:
+    """A result's listing: a list of objects, or an object's one list of objects beside
+    scalars only (``{"total": 64, "results": [...]}``)."""
+    if isinstance(found, list) and found and all(isinstance(x, dict) for x in found):
+        return found
+    if isinstance(found, dict):
+        lists = [v for v in found.values() if isinstance(v, dict | list)]
+        if len(lists) == 1 and _listed(lists[0]) is not None and isinstance(lists[0], list):
+            return lists[0]
+    return None
 
 
 class _Builder:
@@ -108,6 +137,8 @@ class _Builder:
         self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
         self.thing_at: dict[tuple[str, str], int] = {}
         self.said: set[str] = set()  # values an item already shows: a record says each once
+        # A repeated labelled part of prose results: its latest value and the events citing it.
+        self.last_shown: dict[str, tuple[str, list[str]]] = {}
         for event in events:
             for call in event.function_calls():
                 self.calls[call.id] = (event.id, call.name, call.args)
@@ -123,6 +154,7 @@ class _Builder:
 
     def tool_results(self) -> None:
         answered: set[str] = set()
+        repeated = self.repeated_labels()
         for event in self.events.values():
             for response in event.function_responses():
                 answered.add(response.id)
@@ -131,30 +163,60 @@ class _Builder:
                 if name == REQUEST_CONFIRMATION:
                     self.confirmation(args, response.response, sources)
                     continue
-                if name == _TRANSFER_TOOL and event.actions.transfer_to_agent:
-                    continue  # the transfer line says it, as a sentence
+                if name == _TRANSFER_TOOL:
+                    if not event.actions.transfer_to_agent:  # else the transfer line says it
+                        target = next(iter(self.said_in(args)), "another agent")
+                        self.add(self.decisions, f"Handed to {target}", sources)
+                    continue
                 texts = self.entities.get(event.id, set())
                 clean = self.instructions.clean if self.instructions else _same
                 args, payload = clean(args), clean(response.response)
-                asked = self.arguments(args, self.entities.get(call_event, ()))
-                head = name + (f" for {asked}" if asked else "")
-                what = f" for {asked}" if asked else ""
+                values = self.arguments(args, self.entities.get(call_event, ()))
                 if failed(payload):
-                    why = payload_text(payload, self.limit // 2, texts, self.patterns)
-                    self.add(self.facts, f"{name} failed{what}: {why}", sources)
+                    error = payload.get("error") if isinstance(payload, dict) else None
+                    why = str(error) if isinstance(error, str) else ""
+                    why = why or payload_text(payload, self.limit // 2, texts, self.patterns)
+                    head = _capital(self.act(words_of(name), values))
+                    self.add(self.facts, clip(f"{head}; failed: {why}", self.limit), sources)
                 elif is_state_changing(name) or (event.actions.state_delta and not is_lookup(name)):
-                    said = self.said_in(args)
-                    fields = key_fields(payload, texts, self.patterns, said | self.said, every=True)
-                    done = f"{name} done{what}" + (f": {fields_text(fields)}" if fields else "")
-                    self.add(self.decisions, clip(done, self.limit), sources)
-                    self.said |= said | {v for _, v in fields}
+                    self.write(name, values, payload, texts, sources, repeated)
                 else:
-                    self.read(name, head, args, payload, texts, sources)
+                    self.read(name, args, values, payload, texts, sources, repeated)
+        for label, (value, sources) in self.last_shown.items():
+            self.add(self.facts, clip(f"{label}, last shown: {value}", self.limit), sources)
         for call_id, (event_id, name, args) in self.calls.items():
             if call_id not in answered:
-                asked = self.arguments(args, ())
-                shown = f" for {asked}" if asked else ""
-                self.add(self.open_questions, f"{name}{shown} has no result yet", [event_id])
+                text = _capital(self.act(words_of(name), self.arguments(args, ())))
+                text += "; no result yet"
+                self.add(self.open_questions, text, [event_id])
+
+    def repeated_labels(self) -> set[str]:
+        """The labels (``Status Bar:``) that the prose results of more than one tool show: a
+        device's state repeated after every action is one fact, not a part of each."""
+        tools: dict[str, set[str]] = {}
+        for event in self.events.values():
+            for response in event.function_responses():
+                prose = prose_of(response.response)
+                if prose is not None:
+                    for m in _LABEL.finditer(prose):
+                        tools.setdefault(m[1], set()).add(response.name)
+        return {label for label, names in tools.items() if len(names) > 1}
+
+    def prose(self, text: str, repeated: Collection[str], sources: list[str]) -> str:
+        """A prose result without its repeated labelled parts, each kept as the latest value
+        of its label (:meth:`repeated_labels`)."""
+        if not repeated:
+            return clip(text, self.limit // 2)
+        marks = list(_LABEL.finditer(text))
+        kept: list[str] = [text[: marks[0].start()] if marks else text]
+        for i, m in enumerate(marks):
+            part = text[m.start() : marks[i + 1].start() if i + 1 < len(marks) else len(text)]
+            if m[1] in repeated:
+                self.last_shown.pop(m[1], None)  # kept in order of last showing
+                self.last_shown[m[1]] = (part[m.end() - m.start() :].strip(), sources)
+            else:
+                kept.append(part)
+        return clip(" ".join(" ".join(kept).split()), self.limit // 2)
 
     @staticmethod
     def said_in(args: Any) -> set[str]:
@@ -163,34 +225,76 @@ class _Builder:
             return set()
         return {v for v in map(scalar, args.values()) if v}
 
-    def arguments(self, args: Any, entities: Collection[str]) -> str:
-        """A call's arguments as ``key value, ...`` (nested ones as their telling leaves)."""
+    def arguments(self, args: Any, entities: Collection[str]) -> list[tuple[str, str]]:
+        """A call's arguments as ``(key, value)`` (nested ones as their telling leaves, free
+        text cut short)."""
         if not isinstance(args, dict):
-            return payload_text(args, self.limit // 2, entities) if args else ""
+            return [("", payload_text(args, self.limit // 2, entities))] if args else []
         parts: list[tuple[str, str]] = []
         for key, value in args.items():
             shown = scalar(value)
             if shown is None and value not in (None, "", False):
                 shown = payload_text(value, self.limit // 3, entities, self.patterns)
-            if shown:
-                parts.append((str(key), shown))
-        return clip(fields_text(parts), self.limit // 2 + 50)
+            if shown and shown != "True":
+                parts.append((str(key), clip(shown, _ARG_CHARS)))
+        return parts
+
+    def write(
+        self,
+        name: str,
+        values: list[tuple[str, str]],
+        payload: Any,
+        texts: Collection[str],
+        sources: list[str],
+        repeated: Collection[str],
+    ) -> None:
+        """A write as a decision: what it did to which object (``Changed flight Q7ZK2M: new
+        flight number XY131``), then what its result says the record must keep."""
+        action = action_of(name)
+        said = {v for _, v in values}
+        prose = prose_of(payload)
+        if prose is not None:
+            did = self.prose(prose, repeated, sources)
+            result = [("", did)] if did else []
+        else:
+            result = kept_fields(payload, texts, said | self.said, codes=True)
+            verb = action.split(" ", 1)[0].casefold()
+            # A status the verb says already ("Cancelled order: status cancelled") goes.
+            result = [kv for kv in result if not (is_status_key(kv[0]) and kv[1] == verb)]
+        self.add(self.decisions, clip(self.act(action, values, result), self.limit), sources)
+        self.said |= said | {v for _, v in result}
+
+    @staticmethod
+    def act(
+        action: str, values: list[tuple[str, str]], result: Sequence[tuple[str, str]] = ()
+    ) -> str:
+        """``<action> <object id>: <other arguments, what the result says>`` (the object: the
+        first argument under an identifier's key)."""
+        target = next(((k, v) for k, v in values if is_id_key(k)), None)
+        rest = [kv for kv in values if kv != target]
+        head = f"{action} {target[1]}" if target else action
+        changes = fields_text([*rest, *result])
+        return head + (f": {changes}" if changes else "")
 
     def read(
         self,
         name: str,
-        head: str,
         args: Any,
+        values: list[tuple[str, str]],
         payload: Any,
         texts: Collection[str],
         sources: list[str],
+        repeated: Collection[str],
     ) -> None:
         """A lookup as a fact about the thing it read: one item per thing (its identifier and
-        key fields), a second read of the same thing merged into it, citing both."""
+        what the record must keep of it), a second read of the same thing merged into it,
+        citing both."""
         found, _ = unwrap(payload)
+        listed = _listed(found)
         key: tuple[str, str]
         fields: list[tuple[str, str]]
         key_shown = ""
+        head = " ".join(filter(None, (action_of(name), args_text(values))))
         if isinstance(found, dict) and (
             ids := [(str(k), v) for k, v in found.items() if is_id_key(str(k)) and scalar(v)]
         ):
@@ -199,19 +303,25 @@ class _Builder:
             thing = thing_of(id_key, name)
             title = f"{thing[:1].upper()}{thing[1:]} {shown}"
             key, key_shown = ("thing", shown.casefold()), shown
-            fields = key_fields(found, texts, self.patterns, {shown} | self.said, whole=True)
-        elif isinstance(found, list) and found and all(isinstance(x, dict) for x in found):
-            self.listing(head, found, texts, sources, self.said_in(args))
+            fields = kept_fields(found, texts, {shown} | self.said, parts=True)
+        elif listed is not None:
+            self.listing(head, listed, texts, sources, self.said_in(args))
             return
         else:
             title = head
             key = (name, repr(sorted(args.items())) if isinstance(args, dict) else "")
             skip = self.said | self.said_in(args)
-            fields = (
-                key_fields(found, texts, self.patterns, skip) if isinstance(found, dict) else []
-            )
-            if not fields:
-                fields = [("", payload_text(found, self.limit // 2, texts, self.patterns))]
+            prose = prose_of(found)
+            if prose is not None:
+                said = self.prose(prose, repeated, sources)
+                if not said:
+                    return  # all of it is a repeated part, which its own fact keeps
+                fields = [("", said)]
+            else:
+                fields = kept_fields(found, texts, skip) if isinstance(found, dict) else []
+            if not any(v for _, v in fields):
+                fields = [("", payload_text(found, _ANSWER_CHARS, texts, self.patterns))]
+            fields = [kv for kv in fields if kv[1]]
         at = self.things.get(key)
         if at is not None:
             before_fields, before_sources = at
@@ -247,12 +357,13 @@ class _Builder:
         for entry in found:
             ids = [str(scalar(v)) for k, v in entry.items() if is_id_key(str(k)) and scalar(v)]
             shown = ids[0] if ids else ""
-            fields = key_fields(entry, texts, self.patterns, {shown} | asked | self.said)
+            fields = kept_fields(entry, texts, {shown} | asked | self.said)
+            fields = [kv for kv in fields if not is_status_key(kv[0])]
             # An entry is used when the conversation names it: its own identifier, or, for an
             # entry with none, one of its values (not one it shares with every other entry).
             if shown and holds(shown, texts):
                 used.append(shown + (f" ({fields_text(fields)})" if fields else ""))
-            elif not shown and any(holds(v, texts) for _, v in fields):
+            elif not shown and fields:
                 used.append(fields_text(fields))
             else:
                 continue
@@ -260,7 +371,7 @@ class _Builder:
         count = len(found)
         text = f"{head}: {count} result{'s' if count != 1 else ''}"
         if used:
-            text += ", of which " + "; ".join(used)
+            text += "; " + ", ".join(used) + " named"
         self.add(self.facts, clip(text, self.limit), sources)
 
     def confirmation(self, args: Any, answer: Any, sources: list[str]) -> None:
@@ -269,9 +380,9 @@ class _Builder:
         asked = args.get("function_call_id") if isinstance(args, dict) else None
         call_event, name, call_args = self.calls.get(str(asked), ("", "a tool call", {}))
         confirmed = isinstance(answer, dict) and answer.get("confirmed") is True
-        shown = self.arguments(call_args, ()) if call_args else ""
         verb = "approved" if confirmed else "declined"
-        text = f"An operator {verb} {name}" + (f" for {shown}" if shown else "")
+        what = words_of(name) if name in (c[1] for c in self.calls.values()) else name
+        text = f"An operator {verb} " + self.act(what, self.arguments(call_args, ()))
         self.add(self.decisions, text, [s for s in (call_event, *sources) if s])
 
     def conversation(self) -> None:
@@ -297,11 +408,8 @@ class _Builder:
                     for r in self.events[line.event_id].function_responses()
                     if r.name == _TRANSFER_TOOL and r.id in self.calls
                 ] if line.event_id in self.events else []  # fmt: skip
-                self.add(
-                    self.decisions,
-                    f"{line.author} handed the conversation over {line.body}",
-                    [*calls, line.event_id],
-                )
+                target = line.body.removeprefix("to ")
+                self.add(self.decisions, f"Handed to {target}", [*calls, line.event_id])
             elif line.kind == "summary":
                 said = _COVERED.sub("", line.body, count=1)  # the span is the citation's job
                 self.add(self.facts, f"Earlier conversation, compacted: {said}", [line.event_id])
