@@ -369,9 +369,11 @@ def kept_fields(
             shown = scalar(v)
             if shown is None:
                 if parts and isinstance(v, list):
-                    ids = [i for i in map(_part_id, v[:_PARTS]) if i and i not in seen]
+                    ids = list(dict.fromkeys(i for i in map(_part_id, v) if i and i not in seen))
+                    more = len(ids) > _PARTS
+                    ids = ids[:_PARTS]
                     if ids:
-                        top.append((str(k), ", ".join(ids) + (" …" if len(v) > _PARTS else "")))
+                        top.append((str(k), ", ".join(ids) + (" …" if more else "")))
                         seen.update(ids)
             elif status is None and is_status_key(str(k)) and len(shown) <= _STATUS_CHARS:
                 if shown not in seen:
@@ -413,21 +415,28 @@ _FIELD_CHARS: Final = 120
 
 
 def fields_text(fields: Iterable[tuple[str, str]]) -> str:
-    """``key value, ...`` with keys as words (a result's or message's value alone), amounts
-    of float maths at cents."""
-    return ", ".join(
-        shown_amount(v) if k in _BARE_KEYS else f"{words_of(k)} {shown_amount(v)}"
-        for k, v in fields
-    )
+    """``key value, ...`` with keys as words (a result's or message's value alone; an
+    identifier's key without its ``id``), amounts of float maths at cents."""
+    parts = []
+    for k, v in fields:
+        named = "" if k in _BARE_KEYS else _ID_WORD.sub("", words_of(k))
+        parts.append(f"{named} {shown_amount(v)}" if named else shown_amount(v))
+    return ", ".join(parts)
 
 
-_FLOAT_TAIL: Final = re.compile(r"\d+\.\d{3,}")
-"""A number with more decimals than cents: float maths (``13.750000000000028``)."""
+_ID_WORD: Final = re.compile(r"(?:^| )(?:id|ids|number|numbers|code|codes)$")
+"""The last word of a key naming an identifier, which its value shows it is (``refund id
+R-7781`` reads ``refund R-7781``)."""
+
+
+_FLOAT_TAIL: Final = re.compile(r"\d+\.\d{6,}")
+"""A number with the decimals of float maths (``13.750000000000028``), not a measure's
+three (``2.675``)."""
 
 
 def shown_amount(value: str) -> str:
-    """``value`` with each number of more than two decimals at cents (``13.75``), rounded as
-    the validator's amount keys are, so the record and the transcript's value share a key."""
+    """``value`` with each number of float maths at cents (``13.75``), rounded as the
+    validator's amount keys are, so the record and the transcript's value share a key."""
     if "." not in value:
         return value
 

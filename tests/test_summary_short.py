@@ -1,0 +1,133 @@
+"""Short extractive records (issue 13 item 5): what each kind of item shows, and what it leaves
+to the result it cites."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentlog import Content, Event, Part
+from agentlog.summary import ExtractiveSummarizer, SummaryRecord
+from agentlog.summary.record._extract import action_of, args_text, goal_text, shown_amount
+
+
+def ev(eid: str, author: str, part: Part) -> Event:
+    role = "user" if author == "user" else "model"
+    return Event(
+        id=eid, invocation_id="i", author=author, content=Content(role=role, parts=(part,))
+    )
+
+
+def call(eid: str, name: str, args: dict[str, Any], cid: str) -> Event:
+    return ev(eid, "agent", Part.from_function_call(name, args, cid))
+
+
+def answer(eid: str, name: str, response: dict[str, Any], cid: str) -> Event:
+    return ev(eid, name, Part.from_function_response(name, response, cid))
+
+
+def record_of(events: list[Event]) -> SummaryRecord:
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.ok, result.problems
+    assert result.record is not None
+    return result.record
+
+
+def test_a_fact_shows_the_id_what_the_record_keeps_and_one_status() -> None:
+    user = {
+        "user_id": "ana_lima_4410",
+        "status": "active",
+        "tier": "gold",
+        "name": "Ana Lima",
+        "email": "ana@example.org",
+        "payment_id": "card_7731904",
+    }
+    events = [
+        ev("e1", "user", Part(text="I'm ana_lima_4410; please check my card card_7731904.")),
+        call("e2", "get_user", {"user_id": "ana_lima_4410"}, "c1"),
+        answer("e3", "get_user", user, "c1"),
+    ]
+    (fact,) = record_of(events).facts
+    # The name, e-mail and tier are the cited result's to show, not the record's.
+    assert fact.text == "User ana_lima_4410: status active, payment card_7731904"
+    assert fact.sources == ("e2", "e3")
+
+
+def test_a_search_reads_its_argument_values_and_the_results_named() -> None:
+    options = {
+        "options": [
+            {"flight_number": "XY127", "departs": "13:40", "price": 26.0},
+            {"flight_number": "XY131", "departs": "19:05", "price": 9.0},
+        ]
+    }
+    events = [
+        ev("e1", "user", Part(text="Move me to a later flight, please.")),
+        call("e2", "search_flights", {"from": "LIS", "to": "OPO", "date": "2026-05-14"}, "c1"),
+        answer("e3", "search_flights", options, "c1"),
+        ev("e4", "agent", Part(text="XY131 leaves at 19:05.")),
+    ]
+    (fact,) = record_of(events).facts
+    assert fact.text == "Searched flights LIS→OPO 2026-05-14: 2 results; XY131 named"
+
+
+def test_a_write_is_a_verb_phrase_and_its_float_amount_reads_in_cents() -> None:
+    charged = {"status": "changed", "charged": 13.750000000000028, "seat": "22A"}
+    args = {"booking_code": "Q7ZK2M", "new_flight_number": "XY131"}
+    events = [
+        ev("e1", "user", Part(text="Please move booking Q7ZK2M to XY131.")),
+        call("e2", "change_flight", args, "c1"),
+        answer("e3", "change_flight", charged, "c1"),
+    ]
+    record = record_of(events)  # the validator finds the transcript's amount in "13.75"
+    (decision,) = record.decisions
+    assert decision.text == "Changed flight Q7ZK2M: new flight XY131, seat 22A, charged 13.75"
+    assert decision.sources == ("e2", "e3")
+
+
+def test_a_transfer_without_its_action_reads_as_a_handover() -> None:
+    events = [
+        ev("e1", "user", Part(text="I want to bring my dog.")),
+        call("e2", "transfer_to_agent", {"agent_name": "special_services"}, "c1"),
+        answer("e3", "transfer_to_agent", {"result": "ok"}, "c1"),
+    ]
+    (decision,) = record_of(events).decisions
+    assert (decision.text, decision.sources) == ("Handed to special_services", ("e2", "e3"))
+
+
+def test_a_status_every_tool_repeats_is_one_fact_of_its_last_value() -> None:
+    events = [
+        ev("e1", "user", Part(text="My mobile data does not work.")),
+        call("e2", "check_status_bar", {}, "c1"),
+        answer("e3", "check_status_bar", {"result": "Status Bar: Airplane Mode | 80%"}, "c1"),
+        call("e4", "toggle_airplane_mode", {}, "c2"),
+        answer(
+            "e5",
+            "toggle_airplane_mode",
+            {"result": "Airplane Mode is now OFF. Status Bar: 4G | Data Enabled | 80%"},
+            "c2",
+        ),
+    ]
+    record = record_of(events)
+    assert [(d.text, d.sources) for d in record.decisions] == [
+        ("Toggled airplane mode: Airplane Mode is now OFF.", ("e4", "e5"))
+    ]
+    assert [(f.text, f.sources) for f in record.facts] == [
+        ("Status Bar, last shown: 4G | Data Enabled | 80%", ("e4", "e5"))
+    ]
+
+
+def test_the_goal_is_one_request_cut_at_a_word() -> None:
+    said = "Hi! My order A-1001 still hasn't arrived. What's going on? Also my card expired."
+    assert goal_text(said, 100) == "My order A-1001 still hasn't arrived. What's going on?"
+    long = "I need to " + "really " * 30 + "cancel order A-1001."
+    cut = goal_text(long, 100)
+    assert len(cut) <= 100
+    assert cut.endswith(" …")
+    assert cut.startswith("I need to really")
+
+
+def test_the_helpers_read_as_words() -> None:
+    assert action_of("get_order_details") == "Looked up order details"
+    assert action_of("modify_pending_order_address") == "Modified pending order address"
+    assert action_of("apply_voucher") == "Applied voucher"
+    assert args_text([("origin", "LIS"), ("destination", "OPO"), ("pax", "2")]) == "LIS→OPO 2"
+    assert shown_amount("total 1319.4300000000001 and 2.675") == "total 1319.43 and 2.675"
