@@ -112,9 +112,10 @@ PROBLEMS = {
     # The extractive record these are taken from changed (issue 13: a lookup is a fact, a
     # repeated read one item, confirmations and transfers sentences); the validator did not.
     # Then short records (issue 13 item 5: one item per thing) and the touched-entities rule;
-    # then shorter ones (a fact's id, required fields and status; writes as verb phrases).
+    # then shorter ones (a fact's id, required fields and status; writes as verb phrases;
+    # a promise to act now that a later action kept left to its decision).
     "retail": "50d5f4398c3991e4",
-    "telecom": "c36e294758b4397f",
+    "telecom": "07182959885a2b0c",
 }
 
 

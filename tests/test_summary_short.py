@@ -131,3 +131,20 @@ def test_the_helpers_read_as_words() -> None:
     assert action_of("apply_voucher") == "Applied voucher"
     assert args_text([("origin", "LIS"), ("destination", "OPO"), ("pax", "2")]) == "LIS→OPO 2"
     assert shown_amount("total 1319.4300000000001 and 2.675") == "total 1319.43 and 2.675"
+
+
+def test_a_promise_to_act_now_that_a_later_action_kept_is_its_decision() -> None:
+    events = [
+        ev("e1", "user", Part(text="I was charged twice for PMT-7704.")),
+        ev("e2", "agent", Part(text="I'll refund the second one. I'll email you by Friday.")),
+        call("e3", "refund_payment", {"payment_id": "PMT-7704"}, "c1"),
+        answer("e4", "refund_payment", {"refund_id": "RFD-118"}, "c1"),
+        ev("e5", "agent", Part(text="I'll refund it again if the bank bounces it.")),
+    ]
+    record = record_of(events)
+    assert [d.text for d in record.decisions] == ["Refunded payment PMT-7704: refund RFD-118"]
+    # Emailing is still to come, and so is a refund promised after the one made.
+    assert [c.text for c in record.commitments] == [
+        "I'll email you by Friday.",
+        "I'll refund it again if the bank bounces it.",
+    ]

@@ -88,6 +88,14 @@ def _same(value: Any) -> Any:
 
 _LABEL: Final = re.compile(r"(?<![^\s.])([A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}): ")
 """A labelled part of a prose result (``Status Bar: ...``), up to the next label."""
+_DOING: Final = re.compile(
+    r"^(?:(?:ok(?:ay)?|sure|great|right|first)[,!]? )?(?:i|we)(?:['\u2019]ll| will) "
+    r"(?:(?:now|also|first|go ahead and|just) )?([a-z]+)\b",
+    re.IGNORECASE,
+)
+"""A promise to do something now: "I'll refund ...", its verb."""
+_HANDOVER: Final = ("transfer", "pass", "hand", "connect", "put", "route")
+"""The verbs of a promise that a handover keeps ("I'll pass you to our returns team")."""
 _ARG_CHARS: Final = 60
 """An argument's free text is cut to about this many characters (the call shows it all)."""
 _ANSWER_CHARS: Final = 100
@@ -139,6 +147,14 @@ class _Builder:
         self.said: set[str] = set()  # values an item already shows: a record says each once
         # A repeated labelled part of prose results: its latest value and the events citing it.
         self.last_shown: dict[str, tuple[str, list[str]]] = {}
+        self.order = {e.id: i for i, e in enumerate(events)}
+        # What the agents did, where: (event position, verb), for promises kept at once.
+        self.done: list[tuple[int, str]] = [
+            (self.order.get(ln.event_id, -1), v)
+            for ln in lines
+            if ln.kind == "transfer"
+            for v in _HANDOVER
+        ]
         for event in events:
             for call in event.function_calls():
                 self.calls[call.id] = (event.id, call.name, call.args)
@@ -167,6 +183,7 @@ class _Builder:
                     if not event.actions.transfer_to_agent:  # else the transfer line says it
                         target = next(iter(self.said_in(args)), "another agent")
                         self.add(self.decisions, f"Handed to {target}", sources)
+                        self.done.extend((self.order[event.id], v) for v in _HANDOVER)
                     continue
                 texts = self.entities.get(event.id, set())
                 clean = self.instructions.clean if self.instructions else _same
@@ -262,6 +279,7 @@ class _Builder:
             # A status the verb says already ("Cancelled order: status cancelled") goes.
             result = [kv for kv in result if not (is_status_key(kv[0]) and kv[1] == verb)]
         self.add(self.decisions, clip(self.act(action, values, result), self.limit), sources)
+        self.done.append((self.order.get(sources[0], -1), words_of(name).split(" ", 1)[0]))
         self.said |= said | {v for _, v in result}
 
     @staticmethod
@@ -361,6 +379,8 @@ class _Builder:
             fields = [kv for kv in fields if not is_status_key(kv[0])]
             # An entry is used when the conversation names it: its own identifier, or, for an
             # entry with none, one of its values (not one it shares with every other entry).
+            if shown and shown in self.said:
+                continue  # a second entry of the same thing
             if shown and holds(shown, texts):
                 used.append(shown + (f" ({fields_text(fields)})" if fields else ""))
             elif not shown and fields:
@@ -439,8 +459,9 @@ class _Builder:
         says nothing on its own ("It will reach your card within five working days")."""
         said = sentences(line.body)
         last = ""  # the unclipped text of the item the previous sentence ended, if any
+        at = self.order.get(line.event_id, -1)
         for i, sentence in enumerate(said):
-            if not is_promise(sentence):
+            if not is_promise(sentence) or self.kept_at_once(sentence, at):
                 last = ""
                 continue
             before = said[i - 1] if i > 0 else ""
@@ -455,6 +476,14 @@ class _Builder:
             count = len(self.commitments)
             self.add(self.commitments, clip(text, self.limit), [line.event_id])
             last = text if len(self.commitments) > count else ""
+
+    def kept_at_once(self, sentence: str, at: int) -> bool:
+        """Whether a promise to do something now ("I'll refund the second one") is one a
+        later action of the session kept: its decision says it."""
+        m = _DOING.match(sentence)
+        return m is not None and any(
+            where > at and verb == m[1].lower() for where, verb in self.done
+        )
 
     def record(self, goal: str) -> SummaryRecord:
         return SummaryRecord(
