@@ -25,7 +25,6 @@ __all__ = [
     "fields_text",
     "goal_text",
     "holds",
-    "key_fields",
     "kept_fields",
     "is_lookup",
     "is_promise",
@@ -265,60 +264,6 @@ def scalar(value: Any) -> str | None:
 def holds(shown: str, entities: Collection[str]) -> bool:
     """Whether a shown value holds one of ``entities`` (texts of entities a record keeps)."""
     return shown in entities or any(e in shown for e in entities if len(e) > 3)
-
-
-def key_fields(
-    payload: Any,
-    entities: Collection[str],
-    patterns: EntityPatterns | None,
-    skip: Collection[str] = (),
-    *,
-    whole: bool = False,
-    every: bool = False,
-) -> list[tuple[str, str]]:
-    """What a reader needs of a payload, as ``(key, value)`` pairs, each value once: its
-    top-level telling fields (status, name, a message: :data:`SALIENT_KEYS`; with ``whole``,
-    for one object read, its amounts and dates too, and the identifier of each entry of its
-    lists: an order's lines; with ``every``, for what a write did, every top-level value) and,
-    at any depth, the leaves holding an entity the record keeps; not the rest of the dump.
-    Values in ``skip`` (said already) are left out."""
-    fields: dict[str, str] = {}  # value: its key
-    parted: set[str] = set()  # the identifiers a list of parts already shows
-
-    def add(key: str, shown: str) -> None:
-        if shown not in skip and shown not in parted:
-            fields.setdefault(shown, key)
-
-    if isinstance(payload, dict):
-        for k, v in payload.items():
-            key = str(k)
-            shown = scalar(v)
-            if shown is None and isinstance(v, dict) and key in SALIENT_KEYS:
-                shown = " ".join(s for s in map(scalar, v.values()) if s) or None  # a name
-            if whole and isinstance(v, list):
-                parts = [p for p in map(_part_id, v[:_PARTS]) if p and p not in skip]
-                if parts:
-                    add(key, ", ".join(parts) + (" …" if len(v) > _PARTS else ""))
-                    parted.update(parts)
-            if shown is not None and (
-                every
-                or key in SALIENT_KEYS
-                or holds(shown, entities)
-                or (
-                    whole
-                    and (
-                        (patterns is not None and patterns.is_money_key(key))
-                        or _DATED.fullmatch(shown) is not None
-                    )
-                )
-            ):
-                add(key, clip(shown, _FIELD_CHARS))
-    if entities:
-        for key, value in _leaves(payload):
-            shown = " ".join(str(value).split())
-            if holds(shown, entities):
-                add(key, shown)
-    return [(k, v) for v, k in fields.items()]
 
 
 _STATUS_CHARS: Final = 30

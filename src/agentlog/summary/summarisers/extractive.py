@@ -2,14 +2,19 @@
 
 It reads the same rendered transcript a model would, and builds:
 
-- ``goal``: the customer's first message;
-- ``facts``: each tool result (its name, arguments and the leaves of its payload), citing the
-  call and the result;
+- ``goal``: the customer's request from their first message, at most 100 characters;
+- ``facts``: one per thing a tool read (``Order A-1001: status shipped, ...``: its identifier,
+  the fields the record must keep and one status; a second read merged into it), a search as
+  its argument values, how many it found and the results the conversation named, a failed
+  call, and a labelled part that several tools' prose results repeat as one fact of its last
+  value, each citing the call and the result;
 - ``decisions``: each state-changing tool call that succeeded (a name with a write verb,
-  ``cancel_``, ``modify_``, ``refund_``, ..., or a result event that changed state) and each
-  handoff to another agent;
+  ``cancel_``, ``modify_``, ``refund_``, ..., or a result event that changed state) as
+  ``<verb phrase> <object id>: <what changed>``, an operator's answer to a confirmation, and
+  each handoff to another agent (``Handed to <agent>``);
 - ``commitments``: the agent's sentences that promise something ("I will", "will be
-  refunded", "within 5 days", ...), questions excluded;
+  refunded", "within 5 days", ...), questions excluded, and not a promise to act now that a
+  later action kept ("I'll refund the second one": its decision says it);
 - ``open_questions``: the customer's questions after the agent's last reply, calls still
   without a result, and a final error.
 
