@@ -148,3 +148,8 @@ def test_a_promise_to_act_now_that_a_later_action_kept_is_its_decision() -> None
         "I'll email you by Friday.",
         "I'll refund it again if the bank bounces it.",
     ]
+
+
+def test_a_request_that_refers_back_reads_with_the_sentence_before_it() -> None:
+    said = "My mobile data fails. It keeps stopping every few minutes and I need it fast again."
+    assert goal_text(said, 100) == said

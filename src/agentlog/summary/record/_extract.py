@@ -481,7 +481,7 @@ _SHORT_ASK: Final = 50
 def goal_text(said: str, limit: int) -> str:
     """The customer's request from their first message: its greeting left out, the first
     sentence that asks (the first sentence if none does), with the sentences before it while
-    it is short; cut to ``limit``."""
+    it is short or refers back; cut to ``limit``."""
     said = _GREETING.sub("", said)
     parts = sentences(said)
     if not parts:
@@ -490,7 +490,10 @@ def goal_text(said: str, limit: int) -> str:
     # A short request reads with the sentence before it ("My order A-1001 still hasn't
     # arrived. What's going on?"); a long one says enough alone.
     first = asks
-    while first > 0 and len(" ".join(parts[first : asks + 1])) < _SHORT_ASK:
+    while first > 0 and (
+        len(" ".join(parts[first : asks + 1])) < _SHORT_ASK
+        or _REFERS_BACK.match(parts[first]) is not None  # "It keeps stopping"
+    ):
         first -= 1
     text = " ".join(parts[first : asks + 1])
     return clip(text[:1].upper() + text[1:], limit)
