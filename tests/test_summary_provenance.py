@@ -110,6 +110,30 @@ def test_agent_prose_alone_is_an_agent_statement() -> None:
     assert (item.provenance, problems) == ("agent_statement", [])
 
 
+def test_a_possessive_does_not_lean_on_the_users_contractions() -> None:
+    # The user wrote "What's"; the record's "customer's" leaves the same "s" after its
+    # apostrophe, which is grammar, not the user's word: the promise stays the agent's.
+    events = [*session(), event(9, "user", Part(text="What's going on? That's late."))]
+    out = {
+        "goal": "Get the shipping fee of A-1001 back",
+        "goal_sources": ["e01"],
+        "facts": [],
+        "decisions": [],
+        "commitments": [
+            {
+                "text": "The $12.50 reaches the customer's card within five working days.",
+                "sources": ["e06"],
+            }
+        ],
+        "open_questions": [],
+    }
+    record, problems = validate_output(
+        json.dumps(out), events=events, transcript=render_transcript(events)
+    )
+    assert record is not None and problems == []
+    assert record.commitments[0].provenance == "agent_statement"
+
+
 def test_user_text_alone_is_a_user_claim() -> None:
     item, _ = label("A-1001 is late.", "e01")
     assert item.provenance == "user_claim"
