@@ -13,7 +13,7 @@ from typing import ClassVar
 import pytest
 
 from agentlog import REMOVED, Content, Event, EventActions, SqliteSessionService
-from agentlog._stores.batching import _others_ready
+from agentlog._stores.batching import others_ready
 from agentlog._stores.group_commit import GroupCommit
 from agentlog._stores.sqlite import SqliteWorker
 from agentlog.errors import StaleSessionError, StoreUnavailableError
@@ -108,7 +108,7 @@ async def test_callers_are_answered_only_once_the_batch_commits(
     assert _stored(tmp_path / "g.db") == [4]
 
 
-async def test_a_batch_is_written_inline_and_committed_on_the_writer_thread(
+async def test_a_batch_is_written_inline_while_the_loop_is_busy_and_else_on_the_writer_thread(
     commits: GroupCommit,
 ) -> None:
     def where(conn: sqlite3.Connection) -> int:
@@ -123,8 +123,19 @@ async def test_a_batch_is_written_inline_and_committed_on_the_writer_thread(
     here = threading.get_ident()
     assert await commits.write(where) == here  # alone: written and committed here
     assert commits_seen == [here]
+    # Nothing else to run meanwhile: the writer's thread writes the batch whole.
+    idle = await asyncio.gather(commits.write(where), commits.write(where))
+    assert idle[0] == idle[1] != here
+
+    async def busy() -> None:
+        for _ in range(50):
+            await asyncio.sleep(0)
+
+    # Other work ready: the statements here, the fsync on the writer's thread.
+    spinning = asyncio.create_task(busy())
     together = await asyncio.gather(commits.write(where), commits.write(where))
-    assert together == [here, here]  # the statements here, the fsync on the writer's thread
+    await spinning
+    assert together == [here, here]
     assert len(commits_seen) == 2
     assert commits_seen[1] != here
     inline.set_trace_callback(None)
@@ -247,6 +258,6 @@ async def test_appends_made_together_write_every_scope_and_deletion(tmp_path: Pa
 async def test_a_lone_writer_does_not_wait_for_a_cancelled_callback() -> None:
     loop = asyncio.get_running_loop()
     loop.call_soon(lambda: None).cancel()  # as psycopg leaves after every statement
-    assert not _others_ready(loop)
+    assert not others_ready(loop)
     loop.call_soon(lambda: None)
-    assert _others_ready(loop)
+    assert others_ready(loop)

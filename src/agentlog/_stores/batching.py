@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
-__all__ = ["NOT_ALONE", "Batcher", "Failed"]
+__all__ = ["NOT_ALONE", "Batcher", "Failed", "others_ready"]
 
 W = TypeVar("W")
 
@@ -98,7 +98,7 @@ class Batcher(Generic[W]):
         if not self._gathering and self._writing < self._in_flight:
             self._gathering = True
             try:
-                if _others_ready(loop):
+                if others_ready(loop):
                     # Writers ready in this loop iteration join the batch.
                     await asyncio.sleep(0)
             except asyncio.CancelledError:
@@ -216,7 +216,7 @@ class Batcher(Generic[W]):
                 future.set_result(outcome)
 
 
-def _others_ready(loop: asyncio.AbstractEventLoop) -> bool:
+def others_ready(loop: asyncio.AbstractEventLoop) -> bool:
     """Whether anything else is ready to run in this loop iteration (so a writer waiting a
     turn of the loop may get company). asyncio's own loops keep that queue as ``_ready``;
     for another loop, assume there is."""

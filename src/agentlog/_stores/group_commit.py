@@ -19,13 +19,14 @@ Writers that arrive together are committed together:
 
 With an inline connection (usable from the event loop's thread), a batch's statements run on
 the loop's thread when no other connection holds the write lock: a batch of one whole there
-(handing one write to a thread costs more than its SQL), a larger batch there up to its
-``COMMIT``, which the writer's thread runs on the same connection, so the fsync waits there
-while the loop prepares the next batch (statements handed to a thread would wait for the GIL
-behind that work, one by one). A batch that finds the file locked, and every batch without an
-inline connection, runs on the writer's thread with its own connection, where the wait for the
-lock does not hold up the event loop. Batches are written one at a time, so the two
-connections never write at once.
+(handing one write to a thread costs more than its SQL); a larger batch, when the loop has
+other work ready (the next batch's writers), there up to its ``COMMIT``, which the writer's
+thread runs on the same connection, so the fsync waits there while the loop prepares the next
+batch (statements handed to a thread would wait for the GIL behind that work, one by one).
+Every other batch (the loop idle meanwhile, the file locked, or no inline connection) runs
+whole on the writer's thread with its own connection, where the wait for the lock does not
+hold up the event loop. Batches are written one at a time, so the two connections never
+write at once.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
-from agentlog._stores.batching import NOT_ALONE, Batcher, Failed
+from agentlog._stores.batching import NOT_ALONE, Batcher, Failed, others_ready
 from agentlog._stores.sqlite import SqliteWorker, is_busy
 from agentlog.errors import StoreUnavailableError
 
@@ -103,7 +104,7 @@ class GroupCommit:
 
     async def _commit(self, writes: list[Write]) -> list[Any]:
         conn = self._inline
-        if conn is not None:
+        if conn is not None and others_ready(asyncio.get_running_loop()):
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
