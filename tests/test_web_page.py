@@ -313,7 +313,7 @@ def test_a_refund_from_first_message_to_the_handoff_record(browser: Any, tmp_pat
         desk.shot("07-record")
 
         # Follow a citation of the refund to its event in the timeline.
-        refund_item = record.locator(".items-decisions .item", has_text="refund_shipping")
+        refund_item = record.locator(".items-decisions .item", has_text="R-7781")
         cite = refund_item.locator("a.cite").last
         cited = cite.get_attribute("data-event-id")
         assert cited in {e["id"] for e in session["events"]}
