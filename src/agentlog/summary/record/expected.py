@@ -59,12 +59,21 @@ _TOOL_KINDS: Final = frozenset({"call", "result"})
 
 class ParsedTranscript:
     """A transcript read once for every check: its text, an ASCII copy of it (same positions),
-    each line's head, and, on first use, the identifiers its tool traffic names."""
+    each line's head, where each line starts and ends, and, on first use, the lower-cased
+    ASCII copy and the identifiers its tool traffic names.
 
-    __slots__ = ("_learned", "heads", "scan", "text")
+    Every check of a record reads these; made once here, none of them splits, renders or
+    lower-cases the transcript again.
+    """
+
+    __slots__ = ("_ends", "_learned", "_lowered", "heads", "scan", "starts", "text")
 
     def __init__(self, transcript: Transcript) -> None:
         self.text, self.scan, self.heads = _line_heads(transcript)
+        self.starts: list[int] = [h[0] for h in self.heads]
+        """Where each line starts: ``line_at`` bisects it in C."""
+        self._ends: list[int] | None = None
+        self._lowered: str | None = None
         self._learned: LearnedIds | None = None
 
     @classmethod
@@ -73,10 +82,19 @@ class ParsedTranscript:
         return transcript if isinstance(transcript, ParsedTranscript) else cls(transcript)
 
     def ends(self) -> list[int]:
-        """Where each line ends (its newline, or the end of the text)."""
-        if not self.heads:
-            return []  # an empty transcript: no lines, so no ends
-        return [*(h[0] - 1 for h in self.heads[1:]), len(self.text)]
+        """Where each line ends (its newline, or the end of the text); one list, shared by
+        every caller: do not change it."""
+        if self._ends is None:
+            # An empty transcript has no lines, so no ends.
+            ends = [start - 1 for start in self.starts[1:]]
+            self._ends = [*ends, len(self.text)] if self.heads else []
+        return self._ends
+
+    def lowered(self) -> str:
+        """The ASCII copy, lower-cased (same positions): where identifiers are looked for."""
+        if self._lowered is None:
+            self._lowered = self.scan.lower()
+        return self._lowered
 
     def bodies(self, kinds: Collection[str], *, scan: bool = True) -> str:
         """The bodies of the lines of these kinds, joined by newlines (from the ASCII copy
@@ -96,7 +114,7 @@ class ParsedTranscript:
             messages: list[str] = []
             scan = self.scan
             for (_, body, _, kind, _), end in zip(self.heads, self.ends(), strict=True):
-                if kind in ("call", "result") and scan.startswith(_MACHINERY, body):
+                if kind in _TOOL_KINDS and scan.startswith(_MACHINERY, body):
                     # A request to a person names the waiting call by its call id: agentlog's
                     # bookkeeping, not an identifier of the domain a record must keep.
                     continue
@@ -111,14 +129,7 @@ class ParsedTranscript:
 
     def line_at(self, position: int) -> int:
         """The index of the line holding ``position``."""
-        return bisect_right(self.heads, position, key=_START) - 1
-
-
-def _start(head: LineHead) -> int:
-    return head[0]
-
-
-_START: Final = _start
+        return bisect_right(self.starts, position) - 1
 
 
 def _line_heads(transcript: Transcript) -> tuple[str, str, list[LineHead]]:
@@ -216,7 +227,7 @@ def _learned_occurrences(
         return
     found = learned.resolve(wanted)
     known = _pattern_matched(patterns, list(found.values()))
-    lowered = parsed.scan.lower()
+    lowered = parsed.lowered()
     heads = parsed.heads
     for key, shown in found.items():
         if shown in known:

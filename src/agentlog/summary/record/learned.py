@@ -58,12 +58,25 @@ NOT_ID_KEY_WORDS: Final = frozenset(
 """Words of a key that make its code an attribute, not an identifier (``zip_code``)."""
 
 _KEY_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-# Starts at the key's last word, the rarest part of a JSON pair, and reads the value after it:
-# a string, a whole number of three digits or more, or the opening of a list.
+_ID_WORDS: Final = ("id", "ids", "number", "numbers", "num", "no", "nr", "code", "codes", "ref",
+                    "refs", "reference", "references", "locator")  # fmt: skip
+# A JSON key ending in one of ``_ID_WORDS`` and the value after it: a string, a whole number
+# of three digits or more, or a list. It starts at the literal ``": `` that ends every key,
+# which the engine jumps to, and looks back for the word (a class first, which most keys fail
+# at once); a regex starting at the word would try every letter that may start one.
 _ID_VALUE: Final = re.compile(
-    r'(?:ids?|numbers?|num|no|nr|codes?|refs?|references?|locator)": '
-    r'(?:"([^"\\\n]{3,64})"|(\d{3,})(?![\d.])|\[([^\]\n]{0,2000})\])'
+    r'": (?<=['
+    + "".join(sorted({w[-1] for w in _ID_WORDS}))
+    + r']": )(?:'
+    + "|".join(
+        "(?<=(?:" + "|".join(w for w in _ID_WORDS if len(w) == n) + ')": )'
+        for n in sorted({len(w) for w in _ID_WORDS})
+    )
+    + r')(?:"([^"\\\n]{3,64})"|(\d{3,})(?![\d.])|\[([^\]\n]{0,2000})\])'
 )
+_TAIL_WORD: Final = {w[-3:]: len(w) for w in _ID_WORDS if len(w) > 2}
+"""The length of the id word a key ends with, by its last three letters (each is one word's,
+and no two-letter word's tail is among them)."""
 _LIST_STRING: Final = re.compile(r'"([^"\\\n]{3,64})"')
 _CALL_STRING: Final = re.compile(r'": "([^"\\\n]{3,64})"')
 _TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*")
@@ -191,11 +204,12 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             values = [v for v in values if v not in judged]
             if not values:
                 continue
-        start = m.start()
-        quote = lowered.rfind('"', start - 64 if start > 64 else 0, start)
+        close = m.start()  # the key's closing quote
+        start = close - _TAIL_WORD.get(lowered[close - 3 : close], 2)  # where its id word starts
+        quote = lowered.rfind('"', start - 64 if start > 64 else 0, close)
         if quote < 0:
             continue
-        key = tools[quote + 1 : lowered.find('"', start)]
+        key = tools[quote + 1 : close]
         named = keys.get(key)
         if not (is_id_key(key) if named is None else named):
             continue  # judged only under a key that names an identifier
