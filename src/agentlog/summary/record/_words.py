@@ -6,7 +6,8 @@ case undone), split into runs of letters (``shipping_fee`` is ``shipping`` and `
 belong to entities, which are compared as wholes), and reduced to content: :data:`STOP_WORDS`
 (grammar, and the words any record uses to narrate: "customer", "agent", "called",
 "returned") are left out, and ``n't`` reads as ``not``, which stays: "not refunded" says the
-opposite of "refunded".
+opposite of "refunded". So the word a negator governs reads as negated (:data:`NEGATED`,
+``not~refunded``): an event that says "not refunded" does not hold "refunded".
 
 A word of an item is found in an event when the event holds it in some inflection: each item
 word is expanded into its likely forms (:func:`forms`: ``refund`` ~ ``refunds``, ``refunded``,
@@ -22,7 +23,7 @@ from typing import Final
 
 from agentlog.summary.record.unicode_fold import fold, wide_chars
 
-__all__ = ["STOP_WORDS", "content_words", "forms", "letters_of", "word_set"]
+__all__ = ["NEGATED", "STOP_WORDS", "content_words", "forms", "letters_of", "word_set"]
 
 STOP_WORDS: Final = frozenset(
     """
@@ -46,6 +47,15 @@ last line is what an apostrophe leaves of a possessive or a contraction ("custom
 of the user's "What's"."""
 
 _NOT: Final = re.compile(r"n['\u2019]t\b")
+_NEGATORS: Final = ("not", "no", "non", "never", "nor", "without")
+_NEGATED: Final = re.compile(
+    rf"\b({'|'.join(_NEGATORS)})((?: (?:{'|'.join(sorted(STOP_WORDS, key=len, reverse=True))}))*)"
+    r" ([^\W\d_]+)"
+)
+"""A negator, the grammar after it, and the word it negates."""
+NEGATED: Final = "not~"
+"""How a word reads after a negator: "not refundable" holds ``not`` and ``not~refundable``,
+never ``refundable``, so a payload's ``not_refundable`` does not hold an item's "refundable"."""
 _VOWELS: Final = frozenset("aeiou")
 
 
@@ -74,6 +84,10 @@ def forms(word: str) -> frozenset[str]:
             found.update(stem + stem[-1] + s for s in ("ed", "ing", "er"))  # ship -> shipped
         if stem.endswith("e"):
             found.update(stem[:-1] + s for s in ("ing", "ed", "er"))  # close -> closing
+    if word.endswith("ed"):
+        # A thing done is not the one who does it or the form it is done on: "waived" is not
+        # a "waiver" (``waiver_form``), "approved" not an "approver".
+        found = {f for f in found if not f.endswith(("er", "ers"))}
     return frozenset(found)
 
 
@@ -95,7 +109,7 @@ def _spaced(text: str) -> str:
     if "n't" in folded or "n\u2019t" in folded:
         folded = _NOT.sub(" not", folded)
     if folded.isascii():  # a translate in C, several times faster than the regex
-        return folded.encode("ascii").translate(_WORD_BYTES).decode("ascii")
+        return _negated(folded.encode("ascii").translate(_WORD_BYTES).decode("ascii"))
     # Mostly ASCII, with a few distinct wider characters: each that is not a letter becomes a
     # space (one scan in C each), and the ASCII ones that are not letters too, by the same
     # translate on the text as UTF-8 (every byte of a wider character is >= 0x80, kept).
@@ -103,7 +117,15 @@ def _spaced(text: str) -> str:
         if not _is_letter(char):
             folded = folded.replace(char, " ")
     raw = folded.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
-    return raw.decode("utf-8", "surrogatepass")
+    return _negated(raw.decode("utf-8", "surrogatepass"))
+
+
+def _negated(spaced: str) -> str:
+    """``spaced`` with each word a negator governs read as :data:`NEGATED` (see there)."""
+    padded = f" {spaced}"
+    if not any(f" {n} " in padded for n in _NEGATORS):
+        return spaced
+    return _NEGATED.sub(rf"\1\2 {NEGATED}\3", spaced)
 
 
 @lru_cache(maxsize=4096)

@@ -7,7 +7,9 @@ tier, from the strongest witness down:
   run, an artifact, an error), or a **deterministic agent's decision**: the text of an event by
   a custom ``BaseAgent`` (no model wrote it: no ``model`` and no ``usage``) whose actions carry
   the decision (a state change, an escalation or a transfer), as SPEC 4 asks of such agents.
-  An ``LlmAgent``'s events always carry the model that wrote them, so its prose is never one;
+  An ``LlmAgent``'s events always carry the model that wrote them, so its prose is never one.
+  What such a text quotes of the user (a run of four words or more of one of their messages:
+  a router forwarding the request) is still the user's words, not the decision's;
 - ``agent``: any other text by an agent: model prose, a callback's canned reply;
 - ``user``: anything the user authored.
 
@@ -17,10 +19,12 @@ agentlog's own events are read through, never taken at their word
 - a **compaction** event stands for what it cites: for each item of its record, the units of
   the events the item cites (those the session still holds) and the item's own text, as an
   ``agent`` unit (a ``user`` one when everything it cites is the user's, or, with its sources
-  gone, when code recorded only user authors for them). A plain-text compaction gives the units
+  gone, when code recorded only user authors for them, or when the user wrote the compaction
+  event itself). A plain-text compaction gives the units
   of every event it covers and its text as an ``agent`` unit. So a compactor's sentence is
   never evidence by itself, and a claim it carries stays the user's;
-- a **handoff** event gives each line of the record it carries with the tier of the label that
+- a **handoff** event (authored ``handoff`` by code: no model or usage, :func:`is_handoff`)
+  gives each line of the record it carries with the tier of the label that
   line had: ``verified`` lines are ``evidence`` (that record was checked by these same rules,
   in the session it summarises), agent statements ``agent``, the customer's claims ``user``.
 
@@ -39,7 +43,7 @@ from typing import Final, Literal
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event
 from agentlog.summary.record._scan import amount_key, date_entities
-from agentlog.summary.record._words import forms, letters_of, word_set
+from agentlog.summary.record._words import NEGATED, forms, letters_of, word_set
 from agentlog.summary.record.carried import CarriedItem, compaction_items, handoff_items
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
 from agentlog.summary.record.expected import ParsedTranscript, token_starts
@@ -47,7 +51,7 @@ from agentlog.summary.record.marks import HANDOFF_AUTHOR
 from agentlog.summary.record.schema import Provenance
 from agentlog.transcript import LineKind, transcript_lines
 
-__all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision"]
+__all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision", "is_handoff"]
 
 USER_AUTHOR: Final = "user"
 """The author of the user's own events."""
@@ -70,11 +74,31 @@ _FREE_WORDS: Final = 6
 # less is blanked, never more). It starts with a literal, so the engine jumps from one string
 # value to the next, and its possessive repeats never backtrack.
 _FREE_TEXT: Final = re.compile(rf'": "[^"\\ ]*+(?: [^"\\ ]*+){{{_FREE_WORDS - 1},}}+"')
-_NOT_SO: Final = re.compile(r'"[^"]*": (?:false|null)')
+_NOT_SO: Final = re.compile(
+    r'"[^"]*": (?:false|null|0(?:\.0+)?(?![\d.])|\[\]|\{\}'
+    r'|"(?i:no|n|false|none|null|nil|0|n/a|na|)")'
+)
+"""A key and a value that says the thing is not so: ``false``, ``null``, zero, empty, or a
+string that says no (``"refund_approved": "no"``, ``"fee_waived": "0"``, ``""``)."""
+_NO_VALUE: Final = re.compile(_NOT_SO.pattern.removeprefix('"[^"]*'))
+"""The value alone: it starts with a literal, so a payload without one is passed over fast."""
+_TEXT_KEYS: Final = (
+    *("text", "message", "messages", "description", "subject", "title", "note", "notes"),
+    *("comment", "comments", "body", "content", "summary", "memo", "remark", "remarks"),
+    *("feedback", "details", "tag", "tags", "label", "labels"),
+)
+"""Words that, ending a key's name, say its value is free text (``subject``, ``customer_note``,
+``customerNote``, a memory entry's ``text``): whoever typed it, a tool only stores it, however
+short. Not "reason": a cancellation's or a return's reason is what the action recorded, mostly
+one of a few values ("no longer needed", "damaged_in_transit"), and a record repeats it."""
+_FREE_VALUE: Final = re.compile(r'"(?:[^"\\]|\\.)*+"|\[(?:"(?:[^"\\]|\\.)*+"(?:, )?)*+\]')
+"""A string, or a list of strings, as rendered JSON spells them."""
 _SEARCHES: Final = 8
 """Identifier searches in one unit before it is tokenised instead."""
 _OURS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR, USER_AUTHOR})
 _MAX_DEPTH: Final = 8
+_QUOTED: Final = 4
+"""Consecutive words of a user's message from which a decision's text quotes the customer."""
 _WHOLE: Final = {"max_tool_chars": 1 << 40, "max_text_chars": 1 << 40, "max_array_items": 1 << 40}
 
 
@@ -91,6 +115,13 @@ def is_decision(event: Event) -> bool:
     return bool(actions.state_delta) or bool(actions.escalate) or bool(actions.transfer_to_agent)
 
 
+def is_handoff(event: Event) -> bool:
+    """Whether ``event`` is a handoff's first event as :func:`start_handoff` writes it: authored
+    ``handoff`` and written by code (no model, no usage: an agent a model runs is never one,
+    whatever its name)."""
+    return event.author == HANDOFF_AUTHOR and event.model is None and event.usage is None
+
+
 class Unit:
     """A piece of what an event holds, with its tier. Its keys and words are read on first use,
     the way a record's are (:meth:`EntityPatterns.summary_keys`): any token as an identifier,
@@ -101,8 +132,8 @@ class Unit:
     a payload, and most cited events are checked without encoding it again.
     """
 
-    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_letters", "_tokens",
-                 "_whole", "_words", "link", "text", "tier")  # fmt: skip
+    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_letters", "_own",
+                 "_tokens", "_whole", "_words", "link", "text", "tier")  # fmt: skip
 
     def __init__(
         self,
@@ -110,8 +141,12 @@ class Unit:
         text: str,
         link: str | None = None,
         whole: Callable[[], str] | None = None,
+        own: str | None = None,
     ) -> None:
         self.tier: Tier = tier
+        self._own = own
+        """What of ``text`` is the event's own words, when not all of it is (a decision that
+        quotes the customer)."""
         self.text = text
         self.link = link
         """The function call id of a tool call or result: a call and its result share it."""
@@ -208,6 +243,8 @@ class Unit:
         return self._letters
 
     def _said(self) -> str:
+        if self._own is not None:
+            return self._own
         text = self.text
         if self.tier == "evidence" and '": ' in text:
             text = _established(text)
@@ -239,6 +276,7 @@ class Evidence:
         self._lowered: str | None = None
         self._foreign: dict[str, list[Unit]] = {}
         self._folded_ids: set[str] | None = None
+        self._user_runs: set[tuple[str, ...]] | None = None
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
             # from its newest compaction on): those read as what the compaction says of them.
@@ -333,7 +371,7 @@ class Evidence:
                 if author == USER_AUTHOR
             ]
             for event in self.events.values():
-                if event.actions.compaction is not None or event.author == HANDOFF_AUTHOR:
+                if event.actions.compaction is not None or is_handoff(event):
                     said += [u.text for u in self.units(event.id) if u.tier == "user"]
             self._user_words = word_set("\n".join(said))
         return self._user_words
@@ -348,7 +386,7 @@ class Evidence:
         inner = {*visiting, event_id}
         if event is not None and event.actions.compaction is not None:
             units = self._compaction(event, inner, depth)
-        elif event is not None and event.author == HANDOFF_AUTHOR:
+        elif event is not None and is_handoff(event):
             units = [
                 Unit(TIER_OF_LABEL[i.label or "agent_statement"], i.text)
                 for i in handoff_items(event.text())
@@ -381,8 +419,29 @@ class Evidence:
             if kind == "result":
                 link = next(responses, None)
             expand = rendered(index) if _cut(body) else None
-            units.append(Unit(_tier(kind, author, decision), body, link, expand))
+            own = self._unquoted(body) if decision and kind == "text" else None
+            units.append(Unit(_tier(kind, author, decision), body, link, expand, own))
         return units
+
+    def _unquoted(self, text: str) -> str:
+        """``text`` without the runs of :data:`_QUOTED` words or more that a message of the
+        user holds: code that writes a decision may quote the customer, and the quote is
+        still the customer's words."""
+        if self._user_runs is None:
+            self._user_runs = set()
+            for lines in self._lines.values():
+                for _, author, body in lines:
+                    if author == USER_AUTHOR:
+                        said = letters_of(body).split()
+                        self._user_runs.update(_runs(said))
+        words = letters_of(text).split()
+        quoted: set[int] = set()
+        for at, run in enumerate(_runs(words)):
+            if run in self._user_runs:
+                quoted.update(range(at, at + _QUOTED))
+        # Its words are read again as an item's are: a negated word is negated once.
+        kept = (w.removeprefix(NEGATED) for i, w in enumerate(words) if i not in quoted)
+        return " ".join(kept)
 
     def _compaction(self, event: Event, visiting: Collection[str], depth: int) -> list[Unit]:
         items, is_record = compaction_items(event)
@@ -400,8 +459,15 @@ class Evidence:
                 users_only = is_record and bool(item.authors)
                 users_only = users_only and all(a == USER_AUTHOR for a in item.authors)
             units += below
+            # A compaction the user wrote is the user's word, whatever it cites.
+            users_only = users_only or event.author == USER_AUTHOR
             units.append(Unit("user" if users_only else "agent", item.text))
         return units
+
+
+def _runs(words: list[str]) -> Iterable[tuple[str, ...]]:
+    """Every run of :data:`_QUOTED` consecutive ``words``."""
+    return zip(*(words[i:] for i in range(_QUOTED)), strict=False)
 
 
 def _holds_token(text: str, token: str) -> bool:
@@ -421,9 +487,16 @@ def _holds_token(text: str, token: str) -> bool:
 def _established(payload: str) -> str:
     """A rendered payload without its free text: string values of :data:`_FREE_WORDS` words or
     more (a ticket's description, a form's message, a note) are someone's words that a tool
-    stores or passes on, often the customer's own, not what the tool established; and a key
-    whose value is ``false`` or ``null`` says nothing is so (``"refund_eligible": false``)."""
-    if ": false" in payload or ": null" in payload:
+    stores or passes on, often the customer's own, not what the tool established, and so is
+    any string in a field named for free text (:data:`_TEXT_KEYS`), however short; and a key
+    whose value says no (:data:`_NOT_SO`: ``false``, ``null``, ``0``, ``""``, ``"no"``) says
+    nothing is so (``"refund_eligible": false``)."""
+    if _NO_VALUE.search(payload) is not None:
+        payload = _NOT_SO.sub(" ", payload)
+    lowered = payload.lower()
+    if any(f'{key}": ' in lowered for key in _TEXT_KEYS):
+        payload = _without_free_fields(payload, lowered)
+    if ": false" in payload or ": null" in payload:  # not after a quoted key: not JSON
         payload = _without_not_so(payload)
     # Rendered JSON puts one space after each ":" and each ",": spaces beyond those are inside
     # values, and too few of them for one value of free text means there is none (most
@@ -433,14 +506,30 @@ def _established(payload: str) -> str:
     return _FREE_TEXT.sub('": ""', payload)
 
 
+def _without_free_fields(payload: str, lowered: str) -> str:
+    """``payload`` with the value of each free-text field (:data:`_TEXT_KEYS`) emptied."""
+    spans: list[tuple[int, int]] = []
+    for key in _TEXT_KEYS:
+        end = f'{key}": '
+        at = lowered.find(end)
+        while at >= 0:
+            before = payload[at - 1] if at else '"'
+            camel = before.islower() and payload[at].isupper()  # customerNote
+            value = _FREE_VALUE.match(payload, at + len(end))
+            if value is not None and (before in '"_ .-' or camel):
+                spans.append((value.start(), value.end()))
+            at = lowered.find(end, at + 1)
+    kept, last = [], 0
+    for start, stop in sorted(spans):
+        if start >= last:
+            kept.append(payload[last:start])
+            last = stop
+    return '""'.join([*kept, payload[last:]])
+
+
 def _without_not_so(payload: str) -> str:
-    """``payload`` without the keys whose value is ``false`` or ``null``."""
-    if payload.count(": false") == payload.count('": false') and payload.count(
-        ": null"
-    ) == payload.count('": null'):
-        # Every such value follows a key's closing quote (rendered JSON, the usual case): the
-        # keys are cut by one substitution in C, each span from the quote that opens the key.
-        return _NOT_SO.sub(" ", payload)
+    """``payload`` without the keys whose value is ``false`` or ``null`` where the value does
+    not follow a quoted key (those :data:`_NOT_SO` cut already)."""
     spans: list[tuple[int, int]] = []
     for value in (": false", ": null"):
         at = payload.find(value)

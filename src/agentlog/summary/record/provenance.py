@@ -11,11 +11,14 @@ events are read through to what they carry). An item says two kinds of things:
 - its **words**: its content words (:mod:`agentlog.summary.record._words`), entities left out.
 
 What a tool payload establishes is its keys and short values: a string of six words or more
-in it (a ticket's description, a contact form's message, a note) is someone's words that the
-tool stores or passes on, often the customer's own, and a key whose value is ``false`` or
-``null`` says that the thing is not so (``"refund_eligible": false``); neither lends its words
-to an item (:func:`agentlog.summary.record.evidence.Unit.words`). Identifiers, amounts and dates in
-them still count as held.
+in it (a ticket's description, a contact form's message, a note), or any string in a field
+named for free text (``subject``, ``customer_note``, ``tags``, a memory entry's ``text``), is
+someone's words that the tool stores or passes on, often the customer's own, and a key whose
+value says no (``false``, ``null``, ``0``, empty, ``"no"``, ``"false"``, ``"n/a"``) says that
+the thing is not so (``"refund_eligible": false``); neither lends its words to an item
+(:func:`agentlog.summary.record.evidence.Unit.words`). Identifiers, amounts and dates in them
+still count as held. A negated word is held only negated, on both sides
+(:mod:`agentlog.summary.record._words`): ``"not_refundable": true`` does not hold "refundable".
 
 An item is **supported** by the units of some tiers when every entity is held by one of the
 cited units of those tiers, and every word is held by the cited units that hold one of its
