@@ -87,6 +87,7 @@ _NOT_ID: Final = re.compile(
     r"|hrs?|min|s|ms|am|pm|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)",
     re.IGNORECASE,
 )
+_DIGIT: Final = re.compile(r"\d")
 _MAX_KEYS: Final = 4096
 
 _key_cache: dict[str, bool] = {}
@@ -222,7 +223,10 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
         if value not in judged and (identifier_shaped(value) or _EMAIL.fullmatch(value)):
             found.setdefault(_key_of(value), value)
     candidates: dict[str, str] = {}
-    for token in _utf8_tokens(messages.encode("ascii")):
+    # Every identifier-shaped token holds a digit: only the lines that hold one are tokenised
+    # (about half of a session's messages; the others are prose).
+    said = "\n".join(line for line in messages.split("\n") if _DIGIT.search(line) is not None)
+    for token in _utf8_tokens(said.encode("ascii")):
         if token.isalpha() or token.isdigit():
             continue  # most tokens: words and bare numbers, never identifier-shaped
         if identifier_shaped(token.strip("-")):
