@@ -116,7 +116,9 @@ def handoff_items(text: str) -> Iterator[CarriedItem]:
     """The goal and items of a handoff event's text, each with its label."""
     trusted = EVIDENCE_HEADER in text
     plain: Provenance = "verified" if trusted else "agent_statement"
-    for line in text.splitlines():
+    # Only "\n" ends a line: render_handoff writes no other, and a line or paragraph separator
+    # inside an item (which str.splitlines would break at) must not start a line of its own.
+    for line in text.replace("\r\n", "\n").split("\n"):
         goal = _GOAL.fullmatch(line)
         if goal is not None:
             label: Provenance = plain

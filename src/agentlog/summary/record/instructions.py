@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Final
 
-from agentlog.summary.record.unicode_fold import fold
+from agentlog.summary.record.unicode_fold import fold, loosen
 
 __all__ = ["DEFAULT_INSTRUCTION_PATTERNS", "InstructionPatterns"]
 
@@ -158,12 +158,22 @@ class InstructionPatterns:
         """The first instruction-like text found in ``text`` (as written there when ``text`` is
         ASCII, else as folded), or ``None``."""
         lowered = fold(text)
+        found = self._first(lowered, text if text.isascii() else None)
+        if found is None:
+            # Words glued by a format character or a "_", or spelt apart letter by letter.
+            loose = loosen(text, lowered)
+            if loose != lowered:
+                found = self._first(loose, None)
+        return found
+
+    def _first(self, lowered: str, text: str | None) -> str | None:
+        """The first match in ``lowered``, shown from ``text`` where that is what was read."""
         for regex, literal in zip(self._regexes, self._literals, strict=True):
             if literal and literal not in lowered:
                 continue  # the regex cannot match
             m = regex.search(lowered)
             if m is not None:
-                found = text[m.start() : m.end()] if text.isascii() else m[0]
+                found = text[m.start() : m.end()] if text is not None else m[0]
                 return " ".join(found.split())
         return None
 

@@ -22,13 +22,14 @@ ASCII already is only lower-cased, which keeps the usual case fast.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Final
 
 from agentlog.summary.record._fold import lower
 
-__all__ = ["CONFUSABLES", "fold", "wide_chars"]
+__all__ = ["CONFUSABLES", "fold", "loosen", "wide_chars"]
 
 CONFUSABLES: Final[dict[str, str]] = {
     # Cyrillic lower case.
@@ -55,7 +56,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u1d05": "d", "\u1d07": "e", "\u0493": "f", "\u0262": "g", "\u029c": "h", "\u026a": "i",
     "\u1d0a": "j", "\u1d0b": "k", "\u029f": "l", "\u1d0d": "m", "\u0274": "n", "\u1d0f": "o",
     "\u1d18": "p", "\u01eb": "q", "\u0280": "r", "\ua731": "s", "\u1d1b": "t", "\u1d1c": "u",
-    "\u1d20": "v", "\u1d21": "w", "\u1d22": "z",
+    "\u1d20": "v", "\u1d21": "w", "\u1d22": "z", "\ua730": "f", "\u0433": "r",
 }  # fmt: skip
 """Look-alike letters and the Latin letter each is folded to (lower case), written as escapes
 so that no reader mistakes one for the other: ``"\\u0430": "a"`` is the Cyrillic a."""
@@ -105,3 +106,24 @@ def fold(text: str) -> str:
         if new != char:
             text = text.replace(char, new)
     return lower(text)
+
+
+_GLUE: Final = re.compile(r"(?<=[^\W\d_])[_.\-/|+*~\u00b7\u2022](?=[^\W\d_])")
+_SPELT_APART: Final = re.compile(r"(?<![^\W\d_])(?:[^\W\d_] ){2,}[^\W\d_](?![^\W\d_])")
+
+
+def loosen(text: str, folded: str | None = None) -> str:
+    """``text`` as :func:`fold` spells it (``folded``, if given), but with the words a writer
+    glued or spread apart read as words: a format character (a word joiner, a Mongolian vowel
+    separator) is a space there, not nothing; a ``_``, ``.``, ``-`` or ``/`` between two letters
+    is a space (``note_for_the_next_agent``); letters spelt apart one by one are one word
+    (``n o t e``). A second reading for patterns, never the only one: ``pre-approved`` stays
+    hyphenated in :func:`fold`."""
+    if folded is None:
+        folded = fold(text)
+    if not text.isascii() and any(unicodedata.category(c) == "Cf" for c in wide_chars(text)):
+        folded = fold("".join(" " if unicodedata.category(c) == "Cf" else c for c in text))
+    loose = _GLUE.sub(" ", folded)
+    if " " in loose:
+        loose = _SPELT_APART.sub(lambda m: m[0].replace(" ", ""), loose)
+    return loose

@@ -43,18 +43,31 @@ _TITLES: Final = {
 }
 
 
+def _one_line(text: str) -> str:
+    """``text`` on one line: every run of white space (a line or paragraph separator too) one
+    space, so nothing a record holds starts a line of the handoff of its own."""
+    return " ".join(text.split())
+
+
+def _cited(sources: tuple[str, ...]) -> str:
+    """``sources`` as a handoff lists them: an id is kept to what can be read back as one (no
+    space, bracket or comma), so a source a model wrote cannot close the list and start a line."""
+    ids = ("".join(c for c in "".join(s.split()) if c not in "[],") for s in sources)
+    return ", ".join(i for i in ids if i)
+
+
 def _line(item: SummaryItem, section: str) -> str:
-    text = " ".join(item.text.split())
+    text = _one_line(item.text)
     if item.provenance == "user_claim":
         text = (CLAIM_ASKS_MARK if section == "open_questions" else CLAIM_MARK) + text
     elif item.provenance == "agent_statement":
         text = AGENT_MARK + text
-    return f"- {text} [{', '.join(item.sources)}]"
+    return f"- {text} [{_cited(item.sources)}]"
 
 
 def _goal(record: SummaryRecord) -> str:
-    text = " ".join(record.goal.split()) or "(not stated)"
-    cited = f" [{', '.join(record.goal_sources)}]" if record.goal_sources else ""
+    text = _one_line(record.goal) or "(not stated)"
+    cited = f" [{_cited(record.goal_sources)}]" if _cited(record.goal_sources) else ""
     if record.goal and record.goal_provenance == "user_claim":
         return f"{GOAL_CLAIM}{text}{cited}"
     if record.goal and record.goal_provenance == "agent_statement":
@@ -67,7 +80,7 @@ def render_handoff(record: SummaryRecord, *, source_session_id: str, target_agen
     if any(item.provenance is None for _, item in record.items()):
         raise ValueError("the record's provenance is not set: hand off only a checked record")
     lines = [
-        f"Handoff to {target_agent} from session {source_session_id}.",
+        f"Handoff to {_one_line(target_agent)} from session {_one_line(source_session_id)}.",
         "A checked summary of that session: each line cites the events it came from. Lines "
         "marked as the customer's or an agent's are their words, not verified; the "
         f"{EVIDENCE_HEADER}.",
