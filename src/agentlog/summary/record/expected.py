@@ -314,6 +314,9 @@ def transcript_entities(
     return {key: ExpectedEntity(e, tuple(ids)) for key, (e, ids, _) in found.items() if key in kept}
 
 
+_TOKEN_AT: Final = re.compile(r"[A-Za-z0-9_.@-]*")
+"""The characters of a token in a result (``scan`` is ASCII: ``isalnum`` is these letters)."""
+
 _KEY_BEFORE: Final = re.compile(r'"([^"\\\n]{1,64})": "?#?$')
 """The JSON key whose value starts where the text ends (``"order_id": "#``)."""
 
@@ -376,10 +379,8 @@ def touched(parsed: ParsedTranscript) -> Callable[[int], bool]:
 
 def _is_at(held: str, scan: str, start: int, end: int) -> bool:
     """Whether the token at ``start`` is one of ``held``'s lines."""
-    stop = start
-    while stop < end and (scan[stop].isalnum() or scan[stop] in "_-.@"):
-        stop += 1
-    token = scan[start:stop].rstrip(".")
+    found = _TOKEN_AT.match(scan, start, end)  # in C, not a loop per character
+    token = scan[start : found.end() if found is not None else start].rstrip(".")
     return f"\n{token}\n" in held or f"\n#{token}\n" in held
 
 
