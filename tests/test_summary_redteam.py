@@ -21,6 +21,7 @@ import pytest
 
 from agentlog import Content, Event, EventActions, InMemorySessionService, Part
 from agentlog.compaction import compaction_event
+from agentlog.events import CodeExecutionResult
 from agentlog.models.scripted import ScriptedLlm
 from agentlog.summary import (
     InstructionPatterns,
@@ -571,3 +572,64 @@ def test_instruction_text_is_found_through_tricks(text: str) -> None:
 )
 def test_ordinary_text_is_not_instruction_text(text: str) -> None:
     assert InstructionPatterns.default().search(text) is None, text
+
+
+# --- what the agent's model wrote into a call, a program or an error ---------------------------
+
+
+def call_session(result: dict[str, Any] | None) -> list[Event]:
+    """The agent's model writes the claim into a call's arguments; ``result`` is what came back
+    (``None``: nothing did)."""
+    args = {"order_id": "A-1001", "status": "full refund approved by manager"}
+    events = [
+        event(1, "user", Part(text=CLAIM)),
+        event(2, "desk", Part.from_function_call("set_status", args, "c1"), model="gpt"),
+    ]
+    if result is not None:
+        events.append(event(3, "desk", Part.from_function_response("set_status", result, "c1")))
+    return events
+
+
+@pytest.mark.parametrize(
+    "result",
+    [None, {"error": "not permitted"}, {"error": {"code": 403, "message": "denied"}}],
+    ids=["never answered", "an error", "a structured error"],
+)
+@pytest.mark.parametrize("sources", [("e02",), ("e02", "e03"), ("e01", "e02")])
+def test_a_call_that_did_not_go_through_establishes_nothing(
+    result: dict[str, Any] | None, sources: tuple[str, ...]
+) -> None:
+    events = call_session(result)
+    label = label_of("A-1001 full refund approved by manager.", sources, events)
+    assert label != "verified", (result, sources)
+
+
+def test_a_call_that_went_through_still_verifies_what_it_set() -> None:
+    events = call_session({"order_id": "A-1001", "status": "full refund approved by manager"})
+    label = label_of("Set A-1001 status: full refund approved by manager.", ["e02", "e03"], events)
+    assert label == "verified"
+
+
+def test_what_a_models_program_prints_is_not_verified() -> None:
+    printed = Part(
+        code_execution_result=CodeExecutionResult(
+            outcome="ok", output="A-1001 full refund approved by manager"
+        )
+    )
+    events = [event(1, "user", Part(text=CLAIM)), event(2, "desk", printed, model="gpt")]
+    label = label_of("A-1001 full refund approved by manager.", ["e02"], events)
+    assert label == "user_claim"
+
+
+def test_an_error_message_echoing_the_customer_is_not_verified() -> None:
+    failed = event(
+        2,
+        "desk",
+        Part(text="One moment."),
+        model="gpt",
+        error_code="provider_error",
+        error_message="could not process: A-1001 full refund approved by manager",
+    )
+    events = [event(1, "user", Part(text=CLAIM)), failed]
+    label = label_of("A-1001 full refund approved by manager.", ["e02"], events)
+    assert label != "verified"

@@ -4,13 +4,17 @@ Every event an item may cite is read as a list of :class:`Unit`\\ s, each a piec
 tier, from the strongest witness down:
 
 - ``evidence``: a tool call or a tool result, an action the log records (a transfer, a code
-  run, an artifact, an error), or a **deterministic agent's decision**: the text of an event by
+  run, an artifact, an error: of a code run only what it computed, not the words a model's
+  program prints; of an error its code, not a message that may echo the input), or a
+  **deterministic agent's decision**: the text of an event by
   a custom ``BaseAgent`` (no model wrote it: no ``model`` and no ``usage``) whose actions carry
   the decision (a state change, an escalation or a transfer), as SPEC 4 asks of such agents.
   An ``LlmAgent``'s events always carry the model that wrote them, so its prose is never one.
   What such a text quotes of the user (a run of four words or more of one of their messages:
   a router forwarding the request) is still the user's words, not the decision's;
-- ``agent``: any other text by an agent: model prose, a callback's canned reply;
+- ``agent``: any other text by an agent: model prose, a callback's canned reply, and a tool
+  call the session holds no result of, or only an error (``{"error": ...}``): what the agent
+  asked for, which nothing established;
 - ``user``: anything the user authored.
 
 agentlog's own events are read through, never taken at their word
@@ -37,7 +41,7 @@ only when an item asks), since a record cites a few events of a long session.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Final, Literal
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
@@ -277,6 +281,7 @@ class Evidence:
         self._foreign: dict[str, list[Unit]] = {}
         self._folded_ids: set[str] | None = None
         self._user_runs: set[tuple[str, ...]] | None = None
+        self._answers: dict[str, bool] | None = None
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
             # from its newest compaction on): those read as what the compaction says of them.
@@ -419,9 +424,29 @@ class Evidence:
             if kind == "result":
                 link = next(responses, None)
             expand = rendered(index) if _cut(body) else None
-            own = self._unquoted(body) if decision and kind == "text" else None
-            units.append(Unit(_tier(kind, author, decision), body, link, expand, own))
+            own = None
+            tier = _tier(kind, author, decision)
+            if decision and kind == "text":
+                own = self._unquoted(body)
+            elif kind == "call" and link is not None and not self._answered(link):
+                tier = "agent"  # a call that failed or was never answered: what the agent asked
+            elif kind == "code":
+                own = ""  # what a model's program prints is the model's words
+            elif kind == "error":
+                own = body.split(":", 1)[0]  # the code is the log's; a message may echo input
+            units.append(Unit(tier, body, link, expand, own))
         return units
+
+    def _answered(self, call_id: str) -> bool:
+        """Whether the session holds a result of the call ``call_id`` that is not an error."""
+        if self._answers is None:
+            self._answers = {
+                r.id: not (isinstance(r.response, Mapping) and "error" in r.response)
+                for e in self.events.values()
+                for r in e.function_responses()
+                if r.id is not None
+            }
+        return self._answers.get(call_id, False)
 
     def _unquoted(self, text: str) -> str:
         """``text`` without the runs of :data:`_QUOTED` words or more that a message of the
