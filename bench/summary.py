@@ -27,14 +27,23 @@ Run from the repository root with the dev venv (it needs nothing beyond agentlog
 Each speed figure is the median of ``--runs`` runs, which is what a target is judged on; the
 best run is printed next to it. Without the development sessions the first measurement uses
 the worked refund example repeated.
+
+``--against TREE`` (a worktree of an older commit: ``git worktree add /tmp/old COMMIT``) also
+compares render + validate with that tree's, as the issue asks, in one run: ``--rounds``
+rounds, each timing this tree then TREE in a fresh process (CPU time, the median of ``--runs``
+runs, each tree validating its own records), and prints the medians over the rounds and the
+ratio this / TREE, which a noisy machine moves much less than the times themselves.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -150,6 +159,62 @@ def smallest_record(events: Sequence[Event], patterns: EntityPatterns) -> Summar
     return SummaryRecord(goal="", facts=items)
 
 
+_SPEED_DRIVER = """
+import gc, json, statistics, sys, time
+from pathlib import Path
+from agentlog.summary import (EntityPatterns, ExtractiveSummarizer, SummaryItem, SummaryRecord,
+    load_jsonl_sessions, transcript_entities, transcript_lines, validate_output)
+path, n, runs = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+source = [e for s in load_jsonl_sessions(path) for e in s.events]
+events = tuple(source[i % len(source)].model_copy(update={"id": f"e{i + 1:04d}",
+    "timestamp": float(i)}) for i in range(n))
+patterns = EntityPatterns.retail()
+by_event = {}
+for x in transcript_entities(transcript_lines(events), patterns).values():
+    by_event.setdefault(x.event_ids[0], []).append(x.entity.shown())
+smallest = SummaryRecord(goal="", facts=tuple(SummaryItem(text=", ".join(shown), sources=(eid,))
+    for eid, shown in by_event.items()))
+records = {"smallest": smallest,
+    "extractive": ExtractiveSummarizer(patterns=patterns).summarize_now(events).record}
+out = {}
+for name, record in records.items():
+    output = record.model_dump_json()
+    times = []
+    for _ in range(runs):
+        gc.collect(); gc.disable()
+        start = time.process_time()
+        validate_output(output, events=events, transcript=transcript_lines(events),
+            patterns=patterns)
+        times.append(time.process_time() - start)
+        gc.enable()
+    out[name] = statistics.median(times) * 1000
+print(json.dumps(out))
+"""
+"""Render + validate in the tree on ``sys.path``, CPU ms per record, as one JSON line; only
+the public API of ``agentlog.summary``, so that an older tree runs it too."""
+
+
+def against(tree: Path, sessions: Path, events: int, runs: int, rounds: int) -> list[str]:
+    """Rows comparing render + validate here and in ``tree``, interleaved (see the docstring)."""
+    times: dict[str, list[dict[str, float]]] = {"this tree": [], str(tree): []}
+    for _ in range(rounds):
+        for name, root in (("this tree", ROOT), (str(tree), tree)):
+            env = {**os.environ, "PYTHONPATH": str(root / "src")}
+            command = [sys.executable, "-c", _SPEED_DRIVER, str(sessions), str(events), str(runs)]
+            done = subprocess.run(command, env=env, cwd=root, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"render + validate failed in {root}: {done.stderr[-2000:]}")
+            times[name].append(json.loads(done.stdout.splitlines()[-1]))
+    rows = []
+    for record in ("smallest", "extractive"):
+        here, there = (statistics.median(r[record] for r in times[n]) for n in times)
+        rows.append(
+            f"render + validate, {record} record: this tree {here:.1f} ms, {tree} {there:.1f} ms"
+            f" (CPU, median of {rounds} rounds): ratio {here / there:.2f}"
+        )
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--eval-dir", default="../shared/eval", help="development sessions")
@@ -158,7 +223,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only-speed", action="store_true", help="the speed rows only, without the set figures"
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="TREE",
+        help="compare render + validate with this older tree's, interleaved, as ratios",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --against")
     args = parser.parse_args(argv)
+    if args.against is not None:
+        path = Path(args.eval_dir) / "tau2-retail-gpt41.jsonl"
+        if not path.is_file():
+            print(f"--against needs {path}", file=sys.stderr)
+            return 1
+        tree = args.against.resolve()
+        print("\n".join(against(tree, path.resolve(), args.events, args.runs, args.rounds)))
+        return 0
 
     eval_dir = Path(args.eval_dir)
     by_domain: dict[str, list[ImportedSession]] = {}
