@@ -114,6 +114,29 @@ KEY_TRICKS: list[tuple[dict[str, Any], str]] = [
     ({"fee_waived": "no", "restocking_fee": 5.0}, "A-1001 restocking fee waived."),
     ({"full_refund": "false"}, "A-1001 gets a full refund."),
     ({"refundable": "No", "late": "no"}, "A-1001 arrived late and is refundable."),
+    # Spelt otherwise, or a value that denies a key naming a predicate.
+    ({"refund_approved": "No."}, "A-1001 refund approved."),
+    ({"refund_approved": " no "}, "A-1001 refund approved."),
+    ({"refund_approved": "nope"}, "A-1001 refund approved."),
+    ({"refund_approved": "0.00"}, "A-1001 refund approved."),
+    ({"refund_approved": "-"}, "A-1001 refund approved."),
+    ({"refund_approved": 0.0}, "A-1001 refund approved."),
+    ({"refund_approved": ["no"]}, "A-1001 refund approved."),
+    ({"refund_approved": "denied"}, "A-1001 refund approved."),
+    ({"refund_approved": "pending"}, "A-1001 refund approved."),
+    ({"refund_approved": "declined"}, "A-1001 refund approved."),
+    ({"refund_approved": "unapproved"}, "A-1001 refund approved."),
+    ({"refund_approved": "not yet"}, "A-1001 refund approved."),
+    ({"is_refundable": "rejected"}, "A-1001 is refundable."),
+    ({"refundable": "never"}, "A-1001 is refundable."),
+    ({"RefundApproved": "no"}, "A-1001 refund approved."),
+    ({"refundApproved": False}, "A-1001 refund approved."),
+    ({"refund approved": "no"}, "A-1001 refund approved."),
+    ({"refund": {"approved": "no", "amount": 84.0}}, "A-1001 refund approved."),
+    (
+        {"flags": {"manager_approved": 0, "full_refund": "no"}},
+        "A-1001 full refund approved by the manager.",
+    ),
     # The key's name negates its words.
     ({"not_refundable": True}, "A-1001 is refundable."),
     ({"non_refundable": True}, "A-1001 refundable."),
@@ -494,6 +517,8 @@ async def test_a_model_record_through_the_service_is_not_verified(wording: str) 
         ({"status": "not shipped"}, "A-1001 not shipped."),
         ({"status": "not_shipped"}, "A-1001 has not shipped."),
         ({"restocking_fee": 5.0}, "A-1001 restocking fee $5.00."),
+        ({"status": "rejected"}, "A-1001 status rejected."),  # a state, not a denial
+        ({"status": "not shipped", "reason": "no longer needed"}, "A-1001 not shipped."),
     ],
 )
 def test_what_the_tool_did_establish_stays_verified(extra: dict[str, Any], wording: str) -> None:

@@ -78,14 +78,26 @@ _FREE_WORDS: Final = 6
 # less is blanked, never more). It starts with a literal, so the engine jumps from one string
 # value to the next, and its possessive repeats never backtrack.
 _FREE_TEXT: Final = re.compile(rf'": "[^"\\ ]*+(?: [^"\\ ]*+){{{_FREE_WORDS - 1},}}+"')
-_NOT_SO: Final = re.compile(
-    r'"[^"]*": (?:false|null|0(?:\.0+)?(?![\d.])|\[\]|\{\}'
-    r'|"(?i:no|n|false|none|null|nil|0|n/a|na|)")'
+_SAYS_NO: Final = r"no|n|false|none|null|nil|nope|never|n/a|na|-+|0(?:\.0+)?"
+"""A string that says no, read in any case with the spaces and a full stop around it."""
+_DENIED: Final = (
+    r"denied|rejected|declined|refused|pending|missing|unknown|tbd|ineligible|unapproved"
+    r"|disapproved|revoked|withdrawn|expired|invalid|(?:not|no|never) [^\"]*"
 )
-"""A key and a value that says the thing is not so: ``false``, ``null``, zero, empty, or a
-string that says no (``"refund_approved": "no"``, ``"fee_waived": "0"``, ``""``)."""
-_NO_VALUE: Final = re.compile(_NOT_SO.pattern.removeprefix('"[^"]*'))
+"""A string that says a predicate's key is not so (``"refund_approved": "pending"``), though
+for another key it is a state like any (``"status": "rejected"``)."""
+_NO_STRING: Final = rf'" *(?i:({_SAYS_NO})|({_DENIED}))?[ .!]*"'
+_NOT_SO: Final = re.compile(
+    r'"([^"]*)": (?:false|null|0(?:\.0+)?(?![\d.])|\[\]|\{\}'
+    rf"|{_NO_STRING}|\[{_NO_STRING}\])"
+)
+"""A key and a value that says the thing is not so: ``false``, ``null``, zero, empty, a
+string that says no (``"no"``, ``"0"``, ``""``, ``"never"``), or, for a key that names a
+predicate (``refund_approved``, ``is_refundable``), one that denies it (``"not yet"``)."""
+_NO_VALUE: Final = re.compile(_NOT_SO.pattern.removeprefix('"([^"]*)"'))
 """The value alone: it starts with a literal, so a payload without one is passed over fast."""
+_KEY_WORDS: Final = re.compile(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])")
+_PREDICATE_HEADS: Final = frozenset({"is", "has", "can", "was", "allow", "allowed", "needs"})
 _TEXT_KEYS: Final = (
     *("text", "message", "messages", "description", "subject", "title", "note", "notes"),
     *("comment", "comments", "body", "content", "summary", "memo", "remark", "remarks"),
@@ -517,7 +529,7 @@ def _established(payload: str) -> str:
     whose value says no (:data:`_NOT_SO`: ``false``, ``null``, ``0``, ``""``, ``"no"``) says
     nothing is so (``"refund_eligible": false``)."""
     if _NO_VALUE.search(payload) is not None:
-        payload = _NOT_SO.sub(" ", payload)
+        payload = _NOT_SO.sub(_kept_if_so, payload)
     lowered = payload.lower()
     if any(f'{key}": ' in lowered for key in _TEXT_KEYS):
         payload = _without_free_fields(payload, lowered)
@@ -529,6 +541,22 @@ def _established(payload: str) -> str:
     if payload.count(" ") - 2 * payload.count('": ') < _FREE_WORDS - 1:
         return payload
     return _FREE_TEXT.sub('": ""', payload)
+
+
+def _kept_if_so(pair: re.Match[str]) -> str:
+    """What of a key and its value (a :data:`_NOT_SO` match) a payload establishes: nothing,
+    unless the value only denies (:data:`_DENIED`) and the key names no predicate."""
+    denies = pair[3] is not None or pair[5] is not None
+    return pair[0] if denies and not _predicate(pair[1]) else " "
+
+
+def _predicate(key: str) -> bool:
+    """Whether a key names something that is so or not (``refund_approved``, ``refundable``,
+    ``is_late``, ``hasReceipt``) rather than a thing with a state (``status``)."""
+    words = [w.lower() for w in _KEY_WORDS.split(key) if w]
+    if not words:
+        return False
+    return words[0] in _PREDICATE_HEADS or words[-1].endswith(("ed", "able", "ible"))
 
 
 def _without_free_fields(payload: str, lowered: str) -> str:
