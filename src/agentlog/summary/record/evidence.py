@@ -300,21 +300,30 @@ class Evidence:
             if event.actions.compaction is not None:
                 items, record = compaction_items(event)
                 if record and any(not self.known(s) for i in items for s in i.sources):
-                    self.carry(event.id, items)
+                    self.carry(event.id, items, by_user=event.author == USER_AUTHOR)
                     self._foreign.pop(event.id, None)  # the event itself is read through
 
     def known(self, event_id: str) -> bool:
         """Whether ``event_id`` is an event of the session."""
         return event_id in self.events or event_id in self._lines
 
-    def carry(self, event_id: str, items: Iterable[CarriedItem], *, record: bool = True) -> None:
+    def carry(
+        self,
+        event_id: str,
+        items: Iterable[CarriedItem],
+        *,
+        record: bool = True,
+        by_user: bool = False,
+    ) -> None:
         """Read ``event_id``, not an event of the session (the compaction before a window), as
         these items, and the events they cite that the session lacks as what they say of
-        them: each as an ``agent`` unit (``user`` when only the user wrote what it cites)."""
+        them: each as an ``agent`` unit (``user`` when only the user wrote what it cites, or
+        the user wrote the compaction itself: ``by_user``)."""
         self._folded_ids = None
         units = self._foreign.setdefault(event_id, [])
         for item in items:
             users = record and bool(item.authors) and all(a == USER_AUTHOR for a in item.authors)
+            users = users or by_user
             unit = Unit("user" if users else "agent", item.text)
             units.append(unit)
             for source in item.sources:
