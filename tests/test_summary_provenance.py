@@ -130,7 +130,8 @@ def test_a_possessive_does_not_lean_on_the_users_contractions() -> None:
     record, problems = validate_output(
         json.dumps(out), events=events, transcript=render_transcript(events)
     )
-    assert record is not None and problems == []
+    assert record is not None
+    assert problems == []
     assert record.commitments[0].provenance == "agent_statement"
 
 
