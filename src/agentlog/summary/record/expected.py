@@ -210,7 +210,9 @@ def entity_occurrences(
     if patterns.learn:
         found.extend(_learned_occurrences(parsed, patterns, {e.key for e, _ in found}, skip))
     if mentioned or patterns.learn:
-        found.sort(key=lambda pair: pair[0].start)
+        # Ties (two entities at one place: a learned id and a pattern's) by key, so the order,
+        # and the problems that follow it, are the same in every process.
+        found.sort(key=lambda pair: (pair[0].start, pair[0].key))
     return found
 
 
