@@ -695,3 +695,47 @@ def test_a_compaction_the_user_wrote_citing_events_gone_is_still_the_users() -> 
     for sources in (["x02"], ["c01"], ["x02", "e03"]):
         label = label_of("A-1001 full refund pre-approved by the manager.", sources, events)
         assert label == "user_claim", sources
+
+
+# --- a word said of another record in the same payload ------------------------------------------
+
+
+def listing_session() -> list[Event]:
+    """One result lists two orders: what it says of A-2002 is not said of A-1001."""
+    orders = {
+        "orders": [
+            {"order_id": "A-1001", "refund_approved": False, "status": "delivered"},
+            {
+                "order_id": "A-2002",
+                "refund_approved": True,
+                "status": "refunded",
+                "fee_waived": True,
+                "manager_approved": True,
+            },
+        ]
+    }
+    return lookup_session(orders)
+
+
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "A-1001 refund approved.",
+        "A-1001 fee waived.",
+        "A-1001 refunded.",
+        "A-1001 refund approved by the manager.",
+        "Order A-1001 (delivered): refund approved.",
+    ],
+)
+@pytest.mark.parametrize("sources", [("e03",), ("e02", "e03"), ("e01", "e03")])
+def test_what_a_payload_says_of_the_record_beside_is_not_verified(
+    wording: str, sources: tuple[str, ...]
+) -> None:
+    assert label_of(wording, sources, listing_session()) != "verified", (wording, sources)
+
+
+def test_what_a_payload_says_of_the_record_itself_stays_verified() -> None:
+    events = listing_session()
+    assert label_of("A-1001 delivered.", ["e02", "e03"], events) == "verified"
+    assert label_of("A-2002 refunded; fee waived.", ["e03"], events) == "verified"
+    assert label_of("A-1001 delivered; A-2002 refunded.", ["e03"], events) == "verified"

@@ -49,10 +49,12 @@ of the user's "What's"."""
 _NOT: Final = re.compile(r"n['\u2019]t\b")
 _NEGATORS: Final = ("not", "no", "non", "never", "nor", "without")
 _NEGATED: Final = re.compile(
-    rf"\b({'|'.join(_NEGATORS)})((?: (?:{'|'.join(sorted(STOP_WORDS, key=len, reverse=True))}))*)"
+    rf" ({'|'.join(_NEGATORS)})((?: (?:{'|'.join(sorted(STOP_WORDS, key=len, reverse=True))}))*)"
     r" ([^\W\d_]+)"
 )
-"""A negator, the grammar after it, and the word it negates."""
+"""A negator, the grammar after it, and the word it negates, in a text spaced by
+:func:`_spaced` with a space before it (a literal first: the engine skips to each space)."""
+_SPACED_NEGATORS: Final = tuple(f" {n} " for n in _NEGATORS)
 NEGATED: Final = "not~"
 """How a word reads after a negator: "not refundable" holds ``not`` and ``not~refundable``,
 never ``refundable``, so a payload's ``not_refundable`` does not hold an item's "refundable"."""
@@ -123,9 +125,11 @@ def _spaced(text: str) -> str:
 def _negated(spaced: str) -> str:
     """``spaced`` with each word a negator governs read as :data:`NEGATED` (see there)."""
     padded = f" {spaced}"
-    if not any(f" {n} " in padded for n in _NEGATORS):
+    if " no" not in padded and " never " not in padded and " without " not in padded:
+        return spaced  # "not", "no", "non" and "nor" all start " no"
+    if not any(n in padded for n in _SPACED_NEGATORS):
         return spaced
-    return _NEGATED.sub(rf"\1\2 {NEGATED}\3", spaced)
+    return _NEGATED.sub(rf" \1\2 {NEGATED}\3", padded)[1:]
 
 
 @lru_cache(maxsize=4096)

@@ -41,8 +41,8 @@ only when an item asks), since a record cites a few events of a long session.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Final, Literal
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Final, Literal
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event
@@ -53,7 +53,7 @@ from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, rec
 from agentlog.summary.record.expected import ParsedTranscript, token_starts
 from agentlog.summary.record.marks import HANDOFF_AUTHOR
 from agentlog.summary.record.schema import Provenance
-from agentlog.transcript import LineKind, transcript_lines
+from agentlog.transcript import LineKind, render_payload, transcript_lines
 
 __all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision", "is_handoff"]
 
@@ -94,8 +94,15 @@ _NOT_SO: Final = re.compile(
 """A key and a value that says the thing is not so: ``false``, ``null``, zero, empty, a
 string that says no (``"no"``, ``"0"``, ``""``, ``"never"``), or, for a key that names a
 predicate (``refund_approved``, ``is_refundable``), one that denies it (``"not yet"``)."""
+_PLAIN_NO: Final = re.compile(
+    r'"[^"]*": (?:false|null|0(?:\.0+)?(?![\d.])|\[\]|\{\}'
+    rf'|" *(?i:{_SAYS_NO})?[ .!]*"|\[" *(?i:{_SAYS_NO})?[ .!]*"\])'
+)
+"""A key and a value that says no whatever the key (:data:`_NOT_SO` but for denials)."""
+_DENIES: Final = re.compile(rf'": \[?" *(?i:{_DENIED})[ .!]*"')
 _NO_VALUE: Final = re.compile(_NOT_SO.pattern.removeprefix('"([^"]*)"'))
-"""The value alone: it starts with a literal, so a payload without one is passed over fast."""
+"""The value alone (from the ``:`` after its key): it starts with a literal, so the engine
+jumps from one candidate to the next instead of trying every key."""
 _KEY_WORDS: Final = re.compile(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])")
 _PREDICATE_HEADS: Final = frozenset({"is", "has", "can", "was", "allow", "allowed", "needs"})
 _TEXT_KEYS: Final = (
@@ -109,6 +116,11 @@ short. Not "reason": a cancellation's or a return's reason is what the action re
 one of a few values ("no longer needed", "damaged_in_transit"), and a record repeats it."""
 _FREE_VALUE: Final = re.compile(r'"(?:[^"\\]|\\.)*+"|\[(?:"(?:[^"\\]|\\.)*+"(?:, )?)*+\]')
 """A string, or a list of strings, as rendered JSON spells them."""
+_FREE_KEY: Final = re.compile(
+    '": ["\\[](?:' + "|".join(f'(?<={k}": .)' for k in _TEXT_KEYS) + ")", re.IGNORECASE
+)
+"""Where a free-text field's value starts: the ``": "`` comes first, so the engine jumps
+from one value to the next, and a look-behind for each key's end tells a free-text field."""
 _SEARCHES: Final = 8
 """Identifier searches in one unit before it is tokenised instead."""
 _OURS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR, USER_AUTHOR})
@@ -148,8 +160,9 @@ class Unit:
     a payload, and most cited events are checked without encoding it again.
     """
 
-    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_letters", "_own",
-                 "_tokens", "_whole", "_words", "link", "text", "tier")  # fmt: skip
+    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_letters", "_lists",
+                 "_own", "_payload", "_scoped", "_tokens", "_whole", "_words", "link", "text",
+                 "tier")  # fmt: skip
 
     def __init__(
         self,
@@ -158,9 +171,15 @@ class Unit:
         link: str | None = None,
         whole: Callable[[], str] | None = None,
         own: str | None = None,
+        payload: tuple[str, Any] | None = None,
     ) -> None:
         self.tier: Tier = tier
         self._own = own
+        self._payload = payload
+        """A tool's name and payload: where it lists several records (a list of objects), an
+        item about one of them reads only that one (:meth:`unsaid_about`)."""
+        self._scoped: dict[tuple[str, ...], Unit] | None = None
+        self._lists: list[list[str]] = []
         """What of ``text`` is the event's own words, when not all of it is (a decision that
         quotes the customer)."""
         self.text = text
@@ -252,6 +271,41 @@ class Unit:
                 return words
             held = self.words()
         return [w for w in words if forms(w).isdisjoint(held)]
+
+    def unsaid_about(self, words: list[str], entities: Sequence[Entity]) -> list[str]:
+        """:meth:`unsaid` of what the unit says about ``entities``: of a payload that lists
+        several records, the records holding none of them are left out (``"refund_approved":
+        true`` of order A-2002 is not said of order A-1001, listed beside it)."""
+        missing = self.unsaid(words)
+        if self._payload is None or len(missing) == len(words):
+            return missing  # nothing said that a record beside might have said instead
+        # Identifiers tell which record an item is about; amounts and dates say too little.
+        entities = [e for e in entities if e.kind == "id"]
+        if not entities:
+            return missing
+        if self._scoped is None:
+            self._scoped = {}
+            # Rendered JSON spells a list of objects "[{": without one there is none to read.
+            lists = _record_lists(self._payload[1]) if "[{" in self.text else []
+            if not lists:
+                self._payload = None
+                return missing
+            self._lists = lists
+        key = tuple(sorted(e.key for e in entities))
+        scoped = self._scoped.get(key)
+        if scoped is None:
+            tokens = [e.key[3:] for e in entities]
+            scoped = self
+            for records in self._lists:
+                held = [any(_holds_token(r, t) for t in tokens) for r in records]
+                if any(held) and not all(held):  # a record beside the item's: read without it
+                    name, value = self._payload
+                    kept, _ = _about(value, entities)
+                    text = f"{name} {render_payload(kept, 1 << 40, 1 << 40)}"
+                    scoped = Unit(self.tier, text)
+                    break
+            self._scoped[key] = scoped
+        return missing if scoped is self else scoped.unsaid(words)
 
     def _spaced(self) -> str:
         if self._letters is None:
@@ -427,8 +481,10 @@ class Evidence:
         if event is None:
             return [Unit(_tier(kind, author, False), body) for kind, author, body in lines]
         decision = is_decision(event)
-        calls = iter([c.id for c in event.function_calls()])
-        responses = iter([r.id for r in event.function_responses()])
+        calls_of = event.function_calls()
+        results_of = event.function_responses()
+        calls = iter([c.id for c in calls_of])
+        responses = iter([r.id for r in results_of])
         whole: list[str] = []
 
         def rendered(index: int) -> Callable[[], str]:
@@ -455,7 +511,12 @@ class Evidence:
                 own = ""  # what a model's program prints is the model's words
             elif kind == "error":
                 own = body.split(":", 1)[0]  # the code is the log's; a message may echo input
-            units.append(Unit(tier, body, link, expand, own))
+            payload = None
+            if kind == "call" and link is not None:
+                payload = next(((c.name, c.args) for c in calls_of if c.id == link), None)
+            elif kind == "result" and link is not None:
+                payload = next(((r.name, r.response) for r in results_of if r.id == link), None)
+            units.append(Unit(tier, body, link, expand, own, payload))
         return units
 
     def _answered(self, call_id: str) -> bool:
@@ -516,6 +577,50 @@ def _runs(words: list[str]) -> Iterable[tuple[str, ...]]:
     return zip(*(words[i:] for i in range(_QUOTED)), strict=False)
 
 
+def _record_lists(value: Any) -> list[list[str]]:
+    """Each list of two objects or more in ``value``, at any depth, as its objects' rendered
+    text in lower case."""
+    found: list[list[str]] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            stack.extend(node.values())
+        elif isinstance(node, list | tuple):
+            records = [v for v in node if isinstance(v, Mapping)]
+            if len(records) >= 2:
+                found.append([render_payload(v, 1 << 40, 1 << 40).lower() for v in records])
+            stack.extend(node)
+    return found
+
+
+def _about(value: Any, entities: Sequence[Entity]) -> tuple[Any, bool]:
+    """``value`` with, in each list of records, only the records that hold one of
+    ``entities`` (every record, where none does: the item is about what holds the list), and
+    whether any record was left out."""
+    if isinstance(value, Mapping):
+        pairs = [(k, _about(v, entities)) for k, v in value.items()]
+        return {k: v for k, (v, _) in pairs}, any(p for _, (_, p) in pairs)
+    if not isinstance(value, list | tuple):
+        return value, False
+    pruned = False
+    if sum(isinstance(v, Mapping) for v in value) >= 2:
+        held = [isinstance(v, Mapping) and _holds_any(v, entities) for v in value]
+        if any(held) and not all(
+            h for v, h in zip(value, held, strict=True) if isinstance(v, Mapping)
+        ):
+            value = [v for v, h in zip(value, held, strict=True) if h or not isinstance(v, Mapping)]
+            pruned = True
+    items = [_about(v, entities) for v in value]
+    return [v for v, _ in items], pruned or any(p for _, p in items)
+
+
+def _holds_any(value: Any, entities: Sequence[Entity]) -> bool:
+    """Whether ``value`` (a record of a payload) holds one of ``entities`` (identifiers)."""
+    text = render_payload(value, 1 << 40, 1 << 40).lower()
+    return any(_holds_token(text, e.key[3:]) for e in entities)
+
+
 def _holds_token(text: str, token: str) -> bool:
     """Whether ``token`` occurs in ``text`` with no identifier character glued to either end
     (a ``#`` before it allowed: ``#W4923227`` holds ``w4923227``)."""
@@ -538,10 +643,13 @@ def _established(payload: str) -> str:
     whose value says no (:data:`_NOT_SO`: ``false``, ``null``, ``0``, ``""``, ``"no"``) says
     nothing is so (``"refund_eligible": false``)."""
     if _NO_VALUE.search(payload) is not None:
-        payload = _NOT_SO.sub(_kept_if_so, payload)
-    lowered = payload.lower()
-    if any(f'{key}": ' in lowered for key in _TEXT_KEYS):
-        payload = _without_free_fields(payload, lowered)
+        # Most are plain (false, null, 0, "no"), cut by one substitution in C; a value that
+        # only denies is weighed against its key one by one.
+        payload = _PLAIN_NO.sub(" ", payload)
+        if _DENIES.search(payload) is not None:
+            payload = _without_no_values(payload)
+    if _FREE_KEY.search(payload) is not None:
+        payload = _without_free_fields(payload, payload.lower())
     if ": false" in payload or ": null" in payload:  # not after a quoted key: not JSON
         payload = _without_not_so(payload)
     # Rendered JSON puts one space after each ":" and each ",": spaces beyond those are inside
@@ -552,11 +660,20 @@ def _established(payload: str) -> str:
     return _FREE_TEXT.sub('": ""', payload)
 
 
-def _kept_if_so(pair: re.Match[str]) -> str:
-    """What of a key and its value (a :data:`_NOT_SO` match) a payload establishes: nothing,
-    unless the value only denies (:data:`_DENIED`) and the key names no predicate."""
-    denies = pair[3] is not None or pair[5] is not None
-    return pair[0] if denies and not _predicate(pair[1]) else " "
+def _without_no_values(payload: str) -> str:
+    """``payload`` without the keys whose value says no (:data:`_NOT_SO`), but with those
+    whose value only denies (:data:`_DENIED`) where the key names no predicate."""
+    kept, last = [], 0
+    for value in _NO_VALUE.finditer(payload):
+        quote = payload.rfind('"', 0, value.start() - 1)  # the key's opening quote
+        if quote < last or payload[value.start() - 1] != '"':
+            continue  # not after a quoted key, or inside the span cut before
+        denies = value[2] is not None or value[4] is not None
+        if denies and not _predicate(payload[quote + 1 : value.start() - 1]):
+            continue
+        kept.append(payload[last:quote])
+        last = value.end()
+    return " ".join([*kept, payload[last:]])
 
 
 def _predicate(key: str) -> bool:

@@ -17,7 +17,9 @@ someone's words that the tool stores or passes on, often the customer's own, and
 value says no (``false``, ``null``, ``0``, empty, ``"no"``, ``"false"``, ``"n/a"``) says that
 the thing is not so (``"refund_eligible": false``); neither lends its words to an item
 (:func:`agentlog.summary.record.evidence.Unit.words`). Identifiers, amounts and dates in them
-still count as held. A negated word is held only negated, on both sides
+still count as held. Of a payload that lists several records (a list of objects: orders,
+bookings), an item about some of them reads only those: what the result says of order A-2002
+is not said of order A-1001 listed beside it. A negated word is held only negated, on both sides
 (:mod:`agentlog.summary.record._words`): ``"not_refundable": true`` does not hold "refundable".
 
 An item is **supported** by the units of some tiers when every entity is held by one of the
@@ -142,13 +144,14 @@ def _entity_words(text: str) -> frozenset[str]:
     return frozenset(content_words(text))
 
 
-def _unsaid(words: Iterable[str], units: Iterable[Unit]) -> list[str]:
-    """The words that none of ``units`` says, in any of their forms."""
+def _unsaid(words: Iterable[str], units: Iterable[Unit], about: Sequence[Entity] = ()) -> list[str]:
+    """The words that none of ``units`` says, in any of their forms (of a payload listing
+    several records, in those about ``about``)."""
     missing = list(words)
     for unit in units:
         if not missing:
             break
-        missing = unit.unsaid(missing)
+        missing = unit.unsaid_about(missing, about) if about else unit.unsaid(missing)
     return missing
 
 
@@ -183,15 +186,26 @@ def _supported(
     missing = _unsaid(words, anchored)
     if missing and any([u.expand() for u in anchored]):  # the payloads shown cut short
         missing = _unsaid(missing, anchored)
-    if not missing or tiers != _EVIDENCE:
+    if tiers != _EVIDENCE:
         return not missing
-    # A paraphrase's words must still be what the session's tool traffic says about the same
-    # identifiers (the record cited the refund, the fee is in the lookup).
+    if not _covered(missing, entities, evidence, ()):
+        return False
+    # It would be verified: read again, each payload that lists several records only of the
+    # item's own (a word said of the order beside is not said of this one). Done last, as
+    # most items that are not verified fall short before.
+    return _covered(_unsaid(words, anchored, entities), entities, evidence, entities)
+
+
+def _covered(
+    missing: list[str], entities: Sequence[Entity], evidence: Evidence, about: Sequence[Entity]
+) -> bool:
+    """Whether no word is ``missing``, or the session's tool traffic says those words about
+    the same identifiers: a paraphrase (the record cited the refund, the fee is in the lookup)."""
     for entity in entities:
-        missing = _unsaid(missing, evidence.holding(entity, tiers))
         if not missing:
-            return True
-    return False
+            break
+        missing = _unsaid(missing, evidence.holding(entity, _EVIDENCE), about)
+    return not missing
 
 
 def support(
@@ -222,7 +236,7 @@ def support(
         leans = any(u.tier == "user" and len(u.unsaid([*words])) < len(words) for u in units)
     if leans:
         return Labelled("user_claim", unsupported)
-    missing = set(_unsaid(words, units))
+    missing = set(_unsaid(words, units, entities))
     # The session's whole vocabulary of user words is read only when some word is unheld.
     leans = bool(missing) and not missing.isdisjoint(evidence.user_words())
     return Labelled("user_claim" if leans else "agent_statement", unsupported)

@@ -108,8 +108,10 @@ def fold(text: str) -> str:
     return lower(text)
 
 
-_GLUE: Final = re.compile(r"(?<=[^\W\d_])[_.\-/|+*~\u00b7\u2022](?=[^\W\d_])")
-_SPELT_APART: Final = re.compile(r"(?<![^\W\d_])(?:[^\W\d_] ){2,}[^\W\d_](?![^\W\d_])")
+# Each starts with what it looks for (a glue character, a space), not with a look-behind, so
+# the engine skips ahead to candidates instead of trying every position.
+_GLUE: Final = re.compile(r"[_.\-/|+*~\u00b7\u2022](?<=[^\W\d_].)(?=[^\W\d_])")
+_SPELT_APART: Final = re.compile(r"(^| )((?:[^\W\d_] ){2,}[^\W\d_])(?![^\W\d_])")
 
 
 def loosen(text: str, folded: str | None = None) -> str:
@@ -125,5 +127,5 @@ def loosen(text: str, folded: str | None = None) -> str:
         folded = fold("".join(" " if unicodedata.category(c) == "Cf" else c for c in text))
     loose = _GLUE.sub(" ", folded)
     if " " in loose:
-        loose = _SPELT_APART.sub(lambda m: m[0].replace(" ", ""), loose)
+        loose = _SPELT_APART.sub(lambda m: m[1] + m[2].replace(" ", ""), loose)
     return loose
