@@ -589,9 +589,20 @@ def _record_lists(value: Any) -> list[list[str]]:
         elif isinstance(node, list | tuple):
             records = [v for v in node if isinstance(v, Mapping)]
             if len(records) >= 2:
-                found.append([render_payload(v, 1 << 40, 1 << 40).lower() for v in records])
+                found.append(_record_texts(node, records))
             stack.extend(node)
     return found
+
+
+def _record_texts(node: list[Any] | tuple[Any, ...], records: list[Any]) -> list[str]:
+    """The rendered text, in lower case, of each of ``records`` (the objects of ``node``): one
+    encoding of the list cut between its objects when that gives one piece each (no object
+    nests another list of objects), else one encoding per object."""
+    if len(records) == len(node):
+        pieces = render_payload(node, 1 << 40, 1 << 40).lower()[1:-1].split("}, {")
+        if len(pieces) == len(records):
+            return pieces
+    return [render_payload(v, 1 << 40, 1 << 40).lower() for v in records]
 
 
 def _about(value: Any, entities: Sequence[Entity]) -> tuple[Any, bool]:
@@ -604,21 +615,17 @@ def _about(value: Any, entities: Sequence[Entity]) -> tuple[Any, bool]:
     if not isinstance(value, list | tuple):
         return value, False
     pruned = False
-    if sum(isinstance(v, Mapping) for v in value) >= 2:
-        held = [isinstance(v, Mapping) and _holds_any(v, entities) for v in value]
-        if any(held) and not all(
-            h for v, h in zip(value, held, strict=True) if isinstance(v, Mapping)
-        ):
-            value = [v for v, h in zip(value, held, strict=True) if h or not isinstance(v, Mapping)]
+    records = [v for v in value if isinstance(v, Mapping)]
+    if len(records) >= 2:
+        tokens = [e.key[3:] for e in entities]
+        texts = _record_texts(value, records)
+        holding = [any(_holds_token(t, k) for k in tokens) for t in texts]
+        if any(holding) and not all(holding):
+            out = {id(r) for r, h in zip(records, holding, strict=True) if not h}
+            value = [v for v in value if id(v) not in out]
             pruned = True
     items = [_about(v, entities) for v in value]
     return [v for v, _ in items], pruned or any(p for _, p in items)
-
-
-def _holds_any(value: Any, entities: Sequence[Entity]) -> bool:
-    """Whether ``value`` (a record of a payload) holds one of ``entities`` (identifiers)."""
-    text = render_payload(value, 1 << 40, 1 << 40).lower()
-    return any(_holds_token(text, e.key[3:]) for e in entities)
 
 
 def _holds_token(text: str, token: str) -> bool:
