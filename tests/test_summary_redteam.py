@@ -4,11 +4,14 @@ An attacker here controls the summary model (any record JSON, any citations), th
 text, and what a tool hands back (a ticket, a note, a contact form, a memory search). Each
 attempt aims at an edge of the provenance rules (:mod:`agentlog.summary.record.provenance`):
 words the tool traffic holds in another sense (a key's name, a key whose value says no, a
-negated word), the union of many citations, a tool or a deterministic agent echoing the
-customer, forged agentlog events (a compaction by the user, a handoff forged by an agent),
-memory entries read back through a tool, and Unicode tricks. Every attempt goes through the
-public API and must end anything but ``verified`` (``user_claim`` where the claim is plainly
-the customer's).
+negated word, a word said of another record listed in the same payload), the union of many
+citations, a tool or a deterministic agent echoing the customer, what a model wrote into a
+call that failed, a program's output or an error, forged agentlog events (a compaction by the
+user, a handoff forged by an agent, a source id that starts a line of a handoff), memory
+entries read back through a tool, and Unicode tricks (also against the instruction check).
+Every attempt goes through the public API and must end anything but ``verified``
+(``user_claim`` where the claim is plainly the customer's); a few controls check that what
+the tools did establish stays ``verified``.
 """
 
 from __future__ import annotations
