@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from agentlog._stores.migrations import Migration, split_statements
 from agentlog.errors import StoreError, StoreUnavailableError
 
-__all__ = ["SqliteWorker", "is_busy", "migrate", "transaction"]
+__all__ = ["SqliteWorker", "execute_when_free", "is_busy", "migrate", "transaction"]
 
 T = TypeVar("T")
 
@@ -95,7 +95,7 @@ class SqliteWorker:
                 self._path, timeout=timeout, isolation_level=None, check_same_thread=same_thread
             )
             for pragma in self._pragmas:
-                conn.execute(pragma)
+                execute_when_free(conn, pragma, timeout)
             return conn
         except sqlite3.Error as exc:
             if conn is not None:
@@ -203,6 +203,26 @@ def transaction(conn: sqlite3.Connection, begin: str, body: Callable[[], T]) -> 
         raise
     conn.execute("COMMIT")
     return result
+
+
+def execute_when_free(conn: sqlite3.Connection, statement: str, timeout: float) -> None:
+    """Run ``statement``, trying again while the file is busy, for up to ``timeout`` seconds.
+
+    SQLite's busy timeout does not cover every wait: when several processes open a new file at
+    once, each switching it to WAL, SQLite refuses one of them at once ("database is locked")
+    rather than let them wait on each other, so that one tries again after a short pause.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.002
+    while True:
+        try:
+            conn.execute(statement)
+            return
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def migrate(
