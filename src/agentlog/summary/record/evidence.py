@@ -41,7 +41,7 @@ only when an item asks), since a record cites a few events of a long session.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, Final, Literal
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
@@ -523,7 +523,7 @@ class Evidence:
         """Whether the session holds a result of the call ``call_id`` that is not an error."""
         if self._answers is None:
             self._answers = {
-                r.id: not (isinstance(r.response, Mapping) and "error" in r.response)
+                r.id: not (isinstance(r.response, dict) and "error" in r.response)
                 for e in self.events.values()
                 for r in e.function_responses()
                 if r.id is not None
@@ -584,10 +584,10 @@ def _record_lists(value: Any) -> list[list[str]]:
     stack = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, Mapping):
+        if isinstance(node, dict):
             stack.extend(node.values())
         elif isinstance(node, list | tuple):
-            records = [v for v in node if isinstance(v, Mapping)]
+            records = [v for v in node if isinstance(v, dict)]
             if len(records) >= 2:
                 found.append(_record_texts(node, records))
             stack.extend(node)
@@ -609,13 +609,13 @@ def _about(value: Any, entities: Sequence[Entity]) -> tuple[Any, bool]:
     """``value`` with, in each list of records, only the records that hold one of
     ``entities`` (every record, where none does: the item is about what holds the list), and
     whether any record was left out."""
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         pairs = [(k, _about(v, entities)) for k, v in value.items()]
         return {k: v for k, (v, _) in pairs}, any(p for _, (_, p) in pairs)
     if not isinstance(value, list | tuple):
         return value, False
     pruned = False
-    records = [v for v in value if isinstance(v, Mapping)]
+    records = [v for v in value if isinstance(v, dict)]
     if len(records) >= 2:
         tokens = [e.key[3:] for e in entities]
         texts = _record_texts(value, records)
