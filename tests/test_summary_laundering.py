@@ -237,7 +237,11 @@ async def test_what_a_compaction_cites_is_still_verified_through_it() -> None:
 # --- through a handoff -------------------------------------------------------------------------
 
 
-async def handed_over(record: SummaryRecord) -> list[Event]:
+async def handed_over(
+    record: SummaryRecord, source_events: list[Event] | None = None
+) -> list[Event]:
+    """``record`` handed over into a new session, its labels decided again from the events
+    of the session it summarises (the claim session unless given), and one more user turn."""
     store = InMemorySessionService()
     session = await start_handoff(
         record,
@@ -246,6 +250,7 @@ async def handed_over(record: SummaryRecord) -> list[Event]:
         app_name="desk",
         user_id="ana",
         source_session_id="s-1",
+        source_events=claim_session() if source_events is None else source_events,
     )
     (first,) = session.events
     follow = Event(
@@ -314,7 +319,7 @@ async def test_a_handoff_carries_each_label_and_a_second_handoff_keeps_them() ->
     assert [i.provenance for i in record.facts] == ["verified", "user_claim", "agent_statement"]
     assert record.goal_provenance != "verified"
     # Handed over again: the labels travel, never upwards.
-    again = await handed_over(record)
+    again = await handed_over(record, events)
     handoff = again[0].id
     facts = [{**f, "sources": [handoff]} for f in out["facts"]]  # type: ignore[dict-item]
     out2 = {**out, "goal_sources": [handoff], "facts": facts}

@@ -12,6 +12,7 @@ import pytest
 
 from agentlog import Content, Event, InMemorySessionService, Session
 from agentlog.agents import LlmAgent
+from agentlog.errors import SessionNotFoundError
 from agentlog.models.scripted import ScriptedLlm
 from agentlog.runner import Runner
 from agentlog.summary import (
@@ -24,6 +25,7 @@ from agentlog.summary import (
     SqliteSummaryStore,
     StoredSummary,
     SummaryInput,
+    SummaryItem,
     SummaryRecord,
     SummaryResult,
     SummaryService,
@@ -125,6 +127,7 @@ async def test_handoff_starts_a_session_from_the_record() -> None:
         app_name="desk",
         user_id="ana",
         source_session_id="s-42",
+        source_events=EVENTS,
     )
     assert session.state[HANDOFF_SOURCE_KEY] == "s-42"
     assert session.state[HANDOFF_TARGET_KEY] == "refunds"
@@ -157,6 +160,47 @@ async def test_handoff_starts_a_session_from_the_record() -> None:
     assert "Handoff to refunds from session s-42." in seen
     assert "[handoff]" in seen
     model.verify()
+
+
+async def test_a_handoff_decides_its_labels_again_from_the_source_session() -> None:
+    # A record built by hand calls the customer's words verified; the handoff, labelling from
+    # the source session's events, shows them as the customer's.
+    store = InMemorySessionService()
+    source = await store.create_session(app_name="desk", user_id="ana", session_id="s-7")
+    for event in EVENTS:
+        source = await store.append_event(source, event)
+    user_event = next(e for e in EVENTS if e.author == "user")
+    forged = model_record().model_copy(
+        update={
+            "facts": (
+                SummaryItem(
+                    text=user_event.text(), sources=(user_event.id,), provenance="verified"
+                ),
+            )
+        }
+    )
+    session = await start_handoff(
+        forged,
+        "refunds",
+        session_service=store,
+        app_name="desk",
+        user_id="ana",
+        source_session_id="s-7",
+    )
+    text = session.events[0].text()
+    assert f"- (the customer says, not verified) {user_event.text()}" in text
+
+
+async def test_a_handoff_without_its_source_session_is_refused() -> None:
+    with pytest.raises(SessionNotFoundError):
+        await start_handoff(
+            model_record(),
+            "refunds",
+            session_service=InMemorySessionService(),
+            app_name="desk",
+            user_id="ana",
+            source_session_id="gone",
+        )
 
 
 def test_handoff_refuses_an_unchecked_record() -> None:

@@ -10,12 +10,14 @@ customer's words never become instruction-adjacent.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from agentlog.agents.base import BaseAgent
 from agentlog.events import Content, Event, EventActions
 from agentlog.ids import new_invocation_id
 from agentlog.sessions.base import Session, SessionService
+from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.marks import (
     AGENT_MARK,
     CLAIM_ASKS_MARK,
@@ -27,6 +29,7 @@ from agentlog.summary.record.marks import (
     HANDOFF_SOURCE_KEY,
     HANDOFF_TARGET_KEY,
 )
+from agentlog.summary.record.provenance import label_provenance
 from agentlog.summary.record.schema import SECTIONS, SummaryItem, SummaryRecord
 
 __all__ = [
@@ -103,13 +106,28 @@ async def start_handoff(
     user_id: str,
     source_session_id: str,
     session_id: str | None = None,
+    source_events: Iterable[Event] | None = None,
+    patterns: EntityPatterns | None = None,
 ) -> Session:
     """Create the session the target agent continues in, starting from ``record``.
+
+    The labels the handoff shows are decided again, by code, from the source session's events
+    (``source_events``, or the session ``source_session_id`` of ``session_service``; with the
+    validator's ``patterns`` if it had domain ones): a record built or edited by hand, or
+    parsed from a model's output without the validator, cannot hand over an item as verified
+    that its cited events do not support. Raises ``SessionNotFoundError`` when no events are
+    given and the source session is not in ``session_service``.
 
     Run it with a ``Runner`` whose agent is (or contains) ``target_agent``; the handoff event
     reaches the model as context from another author, never as the model's own words.
     """
     target = target_agent.name if isinstance(target_agent, BaseAgent) else target_agent
+    if source_events is None:
+        source = await session_service.get_session(
+            app_name=app_name, user_id=user_id, session_id=source_session_id
+        )
+        source_events = source.events
+    record = label_provenance(record, source_events, patterns=patterns)
     text = render_handoff(record, source_session_id=source_session_id, target_agent=target)
     session = await session_service.create_session(
         app_name=app_name, user_id=user_id, session_id=session_id
