@@ -127,6 +127,7 @@ _OURS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR, USER_AUTHOR})
 _MAX_DEPTH: Final = 8
 _QUOTED: Final = 4
 """Consecutive words of a user's message from which a decision's text quotes the customer."""
+_CONTAINERS: Final = (dict, list, tuple)
 _WHOLE: Final = {"max_tool_chars": 1 << 40, "max_text_chars": 1 << 40, "max_array_items": 1 << 40}
 
 
@@ -135,12 +136,12 @@ def is_decision(event: Event) -> bool:
     (no ``model``, no ``usage``), no tool traffic, and actions that carry what was decided."""
     if event.author in _OURS or event.model is not None or event.usage is not None:
         return False
+    actions = event.actions  # first: few events carry a decision, and it is the cheapest test
+    if not (actions.state_delta or actions.escalate or actions.transfer_to_agent):
+        return False
     if event.content is None or not event.text().strip():
         return False
-    if event.function_calls() or event.function_responses():
-        return False
-    actions = event.actions
-    return bool(actions.state_delta) or bool(actions.escalate) or bool(actions.transfer_to_agent)
+    return not (event.function_calls() or event.function_responses())
 
 
 def is_handoff(event: Event) -> bool:
@@ -179,7 +180,7 @@ class Unit:
         """A tool's name and payload: where it lists several records (a list of objects), an
         item about one of them reads only that one (:meth:`unsaid_about`)."""
         self._scoped: dict[tuple[str, ...], Unit] | None = None
-        self._lists: list[list[str]] = []
+        self._lists: dict[int, list[str]] = {}
         """What of ``text`` is the event's own words, when not all of it is (a decision that
         quotes the customer)."""
         self.text = text
@@ -286,7 +287,7 @@ class Unit:
         if self._scoped is None:
             self._scoped = {}
             # Rendered JSON spells a list of objects "[{": without one there is none to read.
-            lists = _record_lists(self._payload[1]) if "[{" in self.text else []
+            lists = _record_lists(self._payload[1]) if "[{" in self.text else {}
             if not lists:
                 self._payload = None
                 return missing
@@ -295,15 +296,18 @@ class Unit:
         scoped = self._scoped.get(key)
         if scoped is None:
             tokens = [e.key[3:] for e in entities]
-            scoped = self
-            for records in self._lists:
+            # Which records of which lists hold the item's identifiers, from the texts read
+            # once per unit: the payload is then copied only to drop those that do not.
+            drop: dict[int, list[bool]] = {}
+            for node, records in self._lists.items():
                 held = [any(_holds_token(r, t) for t in tokens) for r in records]
                 if any(held) and not all(held):  # a record beside the item's: read without it
-                    name, value = self._payload
-                    kept, _ = _about(value, entities)
-                    text = f"{name} {render_payload(kept, 1 << 40, 1 << 40)}"
-                    scoped = Unit(self.tier, text)
-                    break
+                    drop[node] = held
+            scoped = self
+            if drop:
+                name, value = self._payload
+                text = f"{name} {render_payload(_about(value, drop), 1 << 40, 1 << 40)}"
+                scoped = Unit(self.tier, text)
             self._scoped[key] = scoped
         return missing if scoped is self else scoped.unsaid(words)
 
@@ -577,20 +581,20 @@ def _runs(words: list[str]) -> Iterable[tuple[str, ...]]:
     return zip(*(words[i:] for i in range(_QUOTED)), strict=False)
 
 
-def _record_lists(value: Any) -> list[list[str]]:
-    """Each list of two objects or more in ``value``, at any depth, as its objects' rendered
-    text in lower case."""
-    found: list[list[str]] = []
+def _record_lists(value: Any) -> dict[int, list[str]]:
+    """Each list of two objects or more in ``value``, at any depth, by its ``id``, as its
+    objects' rendered text in lower case."""
+    found: dict[int, list[str]] = {}
     stack = [value]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            stack.extend(node.values())
+            stack.extend(v for v in node.values() if isinstance(v, _CONTAINERS))
         elif isinstance(node, list | tuple):
             records = [v for v in node if isinstance(v, dict)]
             if len(records) >= 2:
-                found.append(_record_texts(node, records))
-            stack.extend(node)
+                found[id(node)] = _record_texts(node, records)
+            stack.extend(v for v in node if isinstance(v, _CONTAINERS))
     return found
 
 
@@ -605,27 +609,16 @@ def _record_texts(node: list[Any] | tuple[Any, ...], records: list[Any]) -> list
     return [render_payload(v, 1 << 40, 1 << 40).lower() for v in records]
 
 
-def _about(value: Any, entities: Sequence[Entity]) -> tuple[Any, bool]:
-    """``value`` with, in each list of records, only the records that hold one of
-    ``entities`` (every record, where none does: the item is about what holds the list), and
-    whether any record was left out."""
+def _about(value: Any, drop: dict[int, list[bool]]) -> Any:
+    """``value`` (a container) with, in each list of records that ``drop`` names by its
+    ``id``, only the records it marks as holding the item's identifiers."""
     if isinstance(value, dict):
-        pairs = [(k, _about(v, entities)) for k, v in value.items()]
-        return {k: v for k, (v, _) in pairs}, any(p for _, (_, p) in pairs)
-    if not isinstance(value, list | tuple):
-        return value, False
-    pruned = False
-    records = [v for v in value if isinstance(v, dict)]
-    if len(records) >= 2:
-        tokens = [e.key[3:] for e in entities]
-        texts = _record_texts(value, records)
-        holding = [any(_holds_token(t, k) for k in tokens) for t in texts]
-        if any(holding) and not all(holding):
-            out = {id(r) for r, h in zip(records, holding, strict=True) if not h}
-            value = [v for v in value if id(v) not in out]
-            pruned = True
-    items = [_about(v, entities) for v in value]
-    return [v for v, _ in items], pruned or any(p for _, p in items)
+        return {k: _about(v, drop) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
+    held = drop.get(id(value))
+    if held is not None:
+        marks = iter(held)  # one mark per object of the list, in order
+        value = [v for v in value if not isinstance(v, dict) or next(marks)]
+    return [_about(v, drop) if isinstance(v, _CONTAINERS) else v for v in value]
 
 
 def _holds_token(text: str, token: str) -> bool:

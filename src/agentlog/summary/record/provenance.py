@@ -265,15 +265,15 @@ def label_record(
     def authors(sources: Sequence[str]) -> tuple[str, ...]:
         return tuple(evidence.author(s) for s in sources)
 
+    def labelled(item: SummaryItem, path: str) -> SummaryItem:
+        label, cited = labels[path].provenance, authors(item.sources)
+        if item.provenance == label and item.authors == cited:
+            return item  # frozen, and labelled so already (a record checked again)
+        return item.model_copy(update={"provenance": label, "authors": cited})
+
     update: dict[str, object] = {
         section: tuple(
-            item.model_copy(
-                update={
-                    "provenance": labels[f"{section}[{i}]"].provenance,
-                    "authors": authors(item.sources),
-                }
-            )
-            for i, item in enumerate(record.section(section))
+            labelled(item, f"{section}[{i}]") for i, item in enumerate(record.section(section))
         )
         for section in SECTIONS
     }
