@@ -50,7 +50,8 @@ from agentlog.summary.record._scan import amount_key, date_entities
 from agentlog.summary.record._words import NEGATED, forms, letters_of, word_set
 from agentlog.summary.record.carried import CarriedItem, compaction_items, handoff_items
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
-from agentlog.summary.record.expected import ParsedTranscript, token_starts
+from agentlog.summary.record.expected import ParsedTranscript
+from agentlog.summary.record.learned import holds_token, token_starts
 from agentlog.summary.record.marks import HANDOFF_AUTHOR
 from agentlog.summary.record.schema import Provenance
 from agentlog.transcript import LineKind, render_payload, transcript_lines
@@ -234,7 +235,7 @@ class Unit:
                 return token in self._tokens or "#" + token in self._tokens
             # A search and a look at both ends beat tokenising the whole unit: a record asks
             # about a few identifiers of most events it cites.
-            return _holds_token(self._folded, token)
+            return holds_token(self._folded, token)
         if kind == "money":
             if self._amounts is None:
                 numbers = _numbers(self.text.encode("utf-8", "surrogatepass"))
@@ -300,7 +301,7 @@ class Unit:
             # once per unit: the payload is then copied only to drop those that do not.
             drop: dict[int, list[bool]] = {}
             for node, records in self._lists.items():
-                held = [any(_holds_token(r, t) for t in tokens) for r in records]
+                held = [any(holds_token(r, t) for t in tokens) for r in records]
                 if any(held) and not all(held):  # a record beside the item's: read without it
                     drop[node] = held
             scoped = self
@@ -619,20 +620,6 @@ def _about(value: Any, drop: dict[int, list[bool]]) -> Any:
         marks = iter(held)  # one mark per object of the list, in order
         value = [v for v in value if not isinstance(v, dict) or next(marks)]
     return [_about(v, drop) if isinstance(v, _CONTAINERS) else v for v in value]
-
-
-def _holds_token(text: str, token: str) -> bool:
-    """Whether ``token`` occurs in ``text`` with no identifier character glued to either end
-    (a ``#`` before it allowed: ``#W4923227`` holds ``w4923227``)."""
-    start = text.find(token)
-    while start >= 0:
-        end = start + len(token)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-            return True
-        start = text.find(token, start + 1)
-    return False
 
 
 def _established(payload: str) -> str:

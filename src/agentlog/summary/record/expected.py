@@ -18,7 +18,7 @@ from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
 from agentlog.summary.record._extract import is_state_changing
 from agentlog.summary.record._scan import ascii_copy, new_entity
 from agentlog.summary.record.entities import Entity, EntityPatterns, is_word, recall_keys
-from agentlog.summary.record.learned import LearnedIds, is_id_key, learn_ids
+from agentlog.summary.record.learned import LearnedIds, is_id_key, learn_ids, token_starts
 from agentlog.transcript import LineKind, TranscriptLine, parse_line
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "entity_occurrences",
     "missing_entities",
     "missing_from_transcript",
-    "token_starts",
     "touched",
     "transcript_entities",
 ]
@@ -262,18 +261,6 @@ def _pattern_matched(patterns: EntityPatterns, values: Sequence[str]) -> set[str
             if at is not None and end - begin == len(values[at]):
                 matched.add(values[at])
     return matched
-
-
-def token_starts(text: str, token: str) -> Iterator[int]:
-    """Where ``token`` occurs in ``text`` as a whole token (a ``#`` before it allowed)."""
-    start = text.find(token)
-    while start >= 0:
-        end = start + len(token)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-            yield start
-        start = text.find(token, end)
 
 
 def transcript_entities(

@@ -31,7 +31,7 @@ tool lines that starts at the key's last word, rule 3 intersects two token sets.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from agentlog.summary.record.entities import _utf8_tokens
@@ -40,9 +40,11 @@ __all__ = [
     "ID_KEY_WORDS",
     "NOT_ID_KEY_WORDS",
     "LearnedIds",
+    "holds_token",
     "identifier_shaped",
     "is_id_key",
     "learn_ids",
+    "token_starts",
 ]
 
 ID_KEY_WORDS: Final = frozenset(
@@ -153,7 +155,7 @@ class LearnedIds:
             pending = [k for k in keys if k in self.candidates]
         for key in pending:
             text = self.candidates.pop(key)
-            if _occurs(self._results, key[3:]):
+            if holds_token(self._results, key[3:]):
                 self.found.setdefault(key, text)
         if keys is None:
             return self.found
@@ -164,17 +166,22 @@ class LearnedIds:
         return {*self.found, *self.candidates}
 
 
-def _occurs(text: str, token: str) -> bool:
-    """Whether ``token`` occurs in ``text`` as a whole token."""
+def token_starts(text: str, token: str) -> Iterator[int]:
+    """Where ``token`` occurs in ``text`` as a whole token: no identifier character glued to
+    either end (a ``#`` before it allowed: ``#W4923227`` holds ``W4923227``)."""
     start = text.find(token)
     while start >= 0:
         end = start + len(token)
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-            return True
+            yield start
         start = text.find(token, start + 1)
-    return False
+
+
+def holds_token(text: str, token: str) -> bool:
+    """Whether ``token`` occurs in ``text`` as a whole token (:func:`token_starts`)."""
+    return next(token_starts(text, token), None) is not None
 
 
 def _key_of(value: str) -> str:
