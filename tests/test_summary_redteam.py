@@ -744,3 +744,93 @@ def test_what_a_payload_says_of_the_record_itself_stays_verified() -> None:
     assert label_of("A-1001 delivered.", ["e02", "e03"], events) == "verified"
     assert label_of("A-2002 refunded; fee waived.", ["e03"], events) == "verified"
     assert label_of("A-1001 delivered; A-2002 refunded.", ["e03"], events) == "verified"
+
+
+# --- round 2: conditions and a key's word against its value --------------------------------------
+
+# A word inside a conditional clause of a tool's string value (after "if", "once", "pending",
+# "requires", ...) is the condition, not what is so: it does not verify an item saying it is.
+CONDITIONS: list[tuple[dict[str, Any], str]] = [
+    ({"policy": "full refund if approved"}, "A-1001 full refund approved."),
+    ({"refund": "full if approved"}, "A-1001 full refund approved."),
+    ({"refund": "full, if approved"}, "A-1001 full refund approved."),
+    ({"refund": "once manager approves"}, "A-1001 refund approved by the manager."),
+    ({"refund": "available once the manager approves"}, "A-1001 refund approved by the manager."),
+    ({"refund": "eligible pending review"}, "A-1001 refund reviewed."),
+    ({"refund": "pending manager approval"}, "A-1001 refund: manager approval."),
+    ({"refund": "requires approval"}, "A-1001 refund approval."),
+    ({"refund": "requires manager approval"}, "A-1001 refund, manager approval."),
+    ({"refund": "full, subject to manager approval"}, "A-1001 full refund, manager approval."),
+    ({"refund": "unless damaged"}, "A-1001 damaged; refund."),
+    ({"refund": "when delivered"}, "A-1001 delivered; refund."),
+    ({"refund": "until shipped"}, "A-1001 shipped; refund."),
+    ({"refund": "provided receipt shown"}, "A-1001 refund, receipt shown."),
+    ({"refund": "full if approved", "status": "open"}, "A-1001 full refund approved."),
+    ({"refund_if_approved": True}, "A-1001 refund approved."),
+    ({"refundIfApproved": "full"}, "A-1001 full refund approved."),
+    ({"refund": "FULL IF APPROVED"}, "A-1001 full refund approved."),
+    ({"refund": "full if manager-approved"}, "A-1001 full refund, manager-approved."),
+    ({"refund": ["full", "if approved"]}, "A-1001 full refund approved."),
+]
+
+
+@pytest.mark.parametrize("sources", [("e03",), ("e02", "e03"), ("e01", "e02", "e03", "e04")])
+@pytest.mark.parametrize(("extra", "wording"), CONDITIONS)
+def test_a_word_of_a_condition_does_not_verify_it_unconditionally(
+    extra: dict[str, Any], wording: str, sources: tuple[str, ...]
+) -> None:
+    events = lookup_session({**BASE, **extra})
+    assert label_of(wording, sources, events) != "verified", (extra, wording, sources)
+
+
+# A key whose value denies what the key names (an approval refused, a decision rejected): the
+# key's word is not held as if it were so.
+DENIED_KEYS: list[tuple[dict[str, Any], str]] = [
+    ({"approval": "refused"}, "A-1001 refund approval."),
+    ({"approval": "refused"}, "A-1001 refund has approval."),
+    ({"approval": "refused"}, "A-1001 refund approved."),
+    ({"Approval": "Refused."}, "A-1001 refund approval."),
+    ({"approval": ["rejected"]}, "A-1001 refund approval."),
+    ({"refund_approval": "denied"}, "A-1001 refund approval."),
+    ({"refundApproval": "declined"}, "A-1001 refund approval."),
+    ({"decision": "rejected"}, "A-1001 refund decision."),
+    ({"authorization": "declined"}, "A-1001 refund authorization."),
+    ({"acceptance": "refused"}, "A-1001 refund acceptance."),
+    ({"refund": {"approval": "revoked"}}, "A-1001 refund approval."),
+    ({"status": "denied", "approval": "rejected"}, "A-1001 refund approved."),
+    ({"manager_approval": "withdrawn"}, "A-1001 manager approval for the refund."),
+]
+
+
+@pytest.mark.parametrize("sources", [("e03",), ("e02", "e03")])
+@pytest.mark.parametrize(("extra", "wording"), DENIED_KEYS)
+def test_a_keys_word_is_not_held_when_its_value_denies_it(
+    extra: dict[str, Any], wording: str, sources: tuple[str, ...]
+) -> None:
+    events = lookup_session({**BASE, **extra})
+    assert label_of(wording, sources, events) != "verified", (extra, wording, sources)
+
+
+@pytest.mark.parametrize(
+    ("extra", "wording"),
+    [
+        ({"refund_id": "R-7781", "status": "approved"}, "Refund R-7781 approved."),
+        ({"approval": "approved"}, "A-1001 refund approved."),
+        ({"approval": "granted"}, "A-1001 refund approval granted."),
+        ({"approval": "refused"}, "A-1001 refund refused."),
+        ({"approval": "refused"}, "A-1001: no approval."),
+        ({"decision": "approved"}, "A-1001 refund decision: approved."),
+        ({"payment": "declined"}, "A-1001 payment declined."),
+        ({"status": "rejected"}, "A-1001 status rejected."),
+        ({"refund": "full if approved"}, "A-1001 full refund if approved."),
+        ({"refund": "full if approved"}, "A-1001 full refund once approved."),
+        ({"refund": "full if approved", "status": "approved"}, "A-1001 full refund approved."),
+        ({"refund": "pending review", "status": "shipped"}, "A-1001 shipped, refund pending."),
+        ({"refund": "requires approval"}, "A-1001 refund requires approval."),
+        ({"window": "until 2026-10-01", "status": "delivered"}, "A-1001 delivered."),
+        ({"total": 84.0, "note_": "x"}, "A-1001 refund request, $84.00."),
+    ],
+)
+def test_honest_conditions_and_states_stay_verified(extra: dict[str, Any], wording: str) -> None:
+    events = lookup_session({**BASE, **extra})
+    assert label_of(wording, ["e02", "e03"], events) == "verified", (extra, wording)
