@@ -7,7 +7,12 @@ belong to entities, which are compared as wholes), and reduced to content: :data
 (grammar, and the words any record uses to narrate: "customer", "agent", "called",
 "returned") are left out, and ``n't`` reads as ``not``, which stays: "not refunded" says the
 opposite of "refunded". So the word a negator governs reads as negated (:data:`NEGATED`,
-``not~refunded``): an event that says "not refunded" does not hold "refunded".
+``not~refunded``): an event that says "not refunded" does not hold "refunded". Likewise the
+words of a condition (:data:`CONDITIONAL`: after "if", "unless", "once", "when", "pending",
+"subject to", "requires", "until", "provided", ... up to the clause's end) read as conditional
+(``if~approved``): "full refund if approved" holds ``if~approved``, never ``approved``, so it
+does not support "Full refund approved", while "refund once approved" says the same condition.
+The markers are English words of grammar, not of any domain.
 
 A word of an item is found in an event when the event holds it in some inflection: each item
 word is expanded into its likely forms (:func:`forms`: ``refund`` ~ ``refunds``, ``refunded``,
@@ -23,7 +28,7 @@ from typing import Final
 
 from agentlog.summary.record.unicode_fold import fold, wide_chars
 
-__all__ = ["NEGATED", "STOP_WORDS", "content_words", "forms", "letters_of", "word_set"]
+__all__ = ["CONDITIONAL", "NEGATED", "STOP_WORDS", "content_words", "forms", "letters_of", "word_set"]
 
 STOP_WORDS: Final = frozenset(
     """
@@ -60,6 +65,23 @@ NEGATED: Final = "not~"
 never ``refundable``, so a payload's ``not_refundable`` does not hold an item's "refundable"."""
 _VOWELS: Final = frozenset("aeiou")
 
+CONDITIONAL: Final = "if~"
+"""How a word of a condition reads: "refund if approved" holds ``if~approved``, not
+``approved`` (one prefix for every marker: "once approved" states the same condition)."""
+_MARKERS: Final = (
+    *("if", "unless", "once", "when", "whenever", "pending", "until", "till", "provided"),
+    *("providing", "requires", "require", "required", "requiring", "needs", "awaiting"),
+    *("subject to", "contingent on", "conditional on", "depending on", "depends on"),
+)
+_CONDITION: Final = re.compile(
+    rf"(?<![^\W\d_])(?:{'|'.join(m.replace(' ', '[^a-z]+') for m in _MARKERS)})(?![^\W\d_])"
+    r"([^,;:!?\"()\[\]{}\n]*?)(?=[,;:!?\"()\[\]{}\n]|\.(?!\d)|$)"
+)
+"""A marker of a condition, whole (a letter on neither side: ``refund_if_approved`` has one),
+and its clause: what follows, up to a clause's punctuation or a string's end (a full stop
+but not a decimal point)."""
+_MARKER_HINTS: Final = tuple(sorted({m.split()[0] for m in _MARKERS}))
+
 
 _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("failed", "failure")}
 """Words a tool writes for what a record says otherwise (a result ``{"error": ...}`` failed)."""
@@ -67,7 +89,12 @@ _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("fai
 
 @lru_cache(maxsize=16384)
 def forms(word: str) -> frozenset[str]:
-    """The inflections under which an event may hold ``word`` (a folded content word)."""
+    """The inflections under which an event may hold ``word`` (a folded content word); a word
+    of a condition (:data:`CONDITIONAL`) is held by the word said outright too (what is so
+    meets any condition on it), never the other way round."""
+    if word.startswith(CONDITIONAL):
+        bare = forms(word.removeprefix(CONDITIONAL))
+        return bare | {CONDITIONAL + f for f in bare}
     stems = {word, *_SAME.get(word, ())}
     if len(word) < 4:
         return frozenset(stems)  # "not" is not "notes"
@@ -110,8 +137,9 @@ def _spaced(text: str) -> str:
     folded = fold(text)
     if "n't" in folded or "n\u2019t" in folded:
         folded = _NOT.sub(" not", folded)
+    clauses = _clauses(folded)
     if folded.isascii():  # a translate in C, several times faster than the regex
-        return _negated(folded.encode("ascii").translate(_WORD_BYTES).decode("ascii"))
+        return _conditioned(folded.encode("ascii").translate(_WORD_BYTES).decode("ascii"), clauses)
     # Mostly ASCII, with a few distinct wider characters: each that is not a letter becomes a
     # space (one scan in C each), and the ASCII ones that are not letters too, by the same
     # translate on the text as UTF-8 (every byte of a wider character is >= 0x80, kept).
@@ -119,7 +147,30 @@ def _spaced(text: str) -> str:
         if not _is_letter(char):
             folded = folded.replace(char, " ")
     raw = folded.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
-    return _negated(raw.decode("utf-8", "surrogatepass"))
+    return _conditioned(raw.decode("utf-8", "surrogatepass"), clauses)
+
+
+def _clauses(folded: str) -> list[tuple[int, int]]:
+    """The spans of the conditions of ``folded`` (see :data:`_CONDITION`); the spacing that
+    follows keeps every character's place, so they are the spans of the spaced text too."""
+    if not any(h in folded for h in _MARKER_HINTS):
+        return []
+    return [m.span(1) for m in _CONDITION.finditer(folded) if m.start(1) < m.end(1)]
+
+
+def _conditioned(spaced: str, clauses: list[tuple[int, int]]) -> str:
+    """``spaced`` negated (:func:`_negated`), each word of a clause of ``clauses`` read as
+    :data:`CONDITIONAL` (its grammar left out: it says nothing a condition needs)."""
+    if not clauses:
+        return _negated(spaced)
+    pieces, last = [], 0
+    for start, end in clauses:
+        pieces.append(_negated(spaced[last:start]))
+        inner = _negated(spaced[start:end]).split()
+        pieces.append(" ".join(CONDITIONAL + w for w in inner if w not in STOP_WORDS))
+        last = end
+    pieces.append(_negated(spaced[last:]))
+    return " ".join(pieces)
 
 
 def _negated(spaced: str) -> str:

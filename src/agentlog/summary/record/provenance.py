@@ -59,7 +59,7 @@ from typing import Final
 
 from agentlog.events import Event
 from agentlog.summary.record._fold import casefold_utf8
-from agentlog.summary.record._words import content_words
+from agentlog.summary.record._words import CONDITIONAL, content_words
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
@@ -141,7 +141,10 @@ def _words(text: str, entities: Iterable[Entity]) -> set[str]:
 
 @lru_cache(maxsize=8192)
 def _entity_words(text: str) -> frozenset[str]:
-    return frozenset(content_words(text))
+    """An entity's letters, as words, also as they read inside a condition ("pending order
+    #W765": its ``w`` is ``if~w`` there)."""
+    words = content_words(text)
+    return frozenset({*words, *(CONDITIONAL + w for w in words)})
 
 
 def _unsaid(words: Iterable[str], units: Iterable[Unit], about: Sequence[Entity] = ()) -> list[str]:
