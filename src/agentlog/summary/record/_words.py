@@ -28,7 +28,15 @@ from typing import Final
 
 from agentlog.summary.record.unicode_fold import fold, wide_chars
 
-__all__ = ["CONDITIONAL", "NEGATED", "STOP_WORDS", "content_words", "forms", "letters_of", "word_set"]
+__all__ = [
+    "CONDITIONAL",
+    "NEGATED",
+    "STOP_WORDS",
+    "content_words",
+    "forms",
+    "letters_of",
+    "word_set",
+]
 
 STOP_WORDS: Final = frozenset(
     """

@@ -105,6 +105,8 @@ _NO_VALUE: Final = re.compile(_NOT_SO.pattern.removeprefix('"([^"]*)"'))
 """The value alone (from the ``:`` after its key): it starts with a literal, so the engine
 jumps from one candidate to the next instead of trying every key."""
 _KEY_WORDS: Final = re.compile(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])")
+_DECISION_ENDS: Final = ("al", "ion", "ance", "ence")
+"""English suffixes of a noun naming an act (approval, decision, acceptance, consent aside)."""
 _PREDICATE_HEADS: Final = frozenset({"is", "has", "can", "was", "allow", "allowed", "needs"})
 _TEXT_KEYS: Final = (
     *("text", "message", "messages", "description", "subject", "title", "note", "notes"),
@@ -628,7 +630,8 @@ def _established(payload: str) -> str:
     stores or passes on, often the customer's own, not what the tool established, and so is
     any string in a field named for free text (:data:`_TEXT_KEYS`), however short; and a key
     whose value says no (:data:`_NOT_SO`: ``false``, ``null``, ``0``, ``""``, ``"no"``) says
-    nothing is so (``"refund_eligible": false``)."""
+    nothing is so (``"refund_eligible": false``); a key naming a decision whose value denies
+    it keeps its last word negated (``"approval": "refused"``: "no approval", "refused")."""
     # Most are plain (false, null, 0, "no"), cut by one substitution in C (no search first:
     # it finds as much); a value that only denies is weighed against its key one by one.
     payload = _PLAIN_NO.sub(" ", payload)
@@ -655,7 +658,11 @@ def _without_no_values(payload: str) -> str:
         if quote < last or payload[value.start() - 1] != '"':
             continue  # not after a quoted key, or inside the span cut before
         denies = value[2] is not None or value[4] is not None
-        if denies and not _predicate(payload[quote + 1 : value.start() - 1]):
+        key = payload[quote + 1 : value.start() - 1]
+        if denies and not _predicate(key):
+            if _names_decision(key):  # "approval": "refused" holds "no approval", "refused"
+                kept += [payload[last : quote + 1], _denied_key(key)]
+                last = value.start() - 1  # from the key's closing quote on
             continue
         kept.append(payload[last:quote])
         last = value.end()
@@ -669,6 +676,21 @@ def _predicate(key: str) -> bool:
     if not words:
         return False
     return words[0] in _PREDICATE_HEADS or words[-1].endswith(("ed", "able", "ible"))
+
+
+def _names_decision(key: str) -> bool:
+    """Whether a key's last word names a decision or an act of granting, by its English
+    suffix (``approval``, ``decision``, ``authorization``, ``acceptance``), which a denying
+    value says did not happen, unlike a thing with a state (``status``, ``payment``)."""
+    words = [w for w in _KEY_WORDS.split(key) if w]
+    return bool(words) and len(words[-1]) > 4 and words[-1].lower().endswith(_DECISION_ENDS)
+
+
+def _denied_key(key: str) -> str:
+    """A key whose value denies it, its last word negated: ``refund_approval`` reads as
+    "refund no approval", so it holds ``refund`` but not "approval" (:mod:`._words`)."""
+    words = [w for w in _KEY_WORDS.split(key) if w]
+    return " ".join([*words[:-1], "no", words[-1]])
 
 
 def _without_free_fields(payload: str, lowered: str) -> str:

@@ -21,6 +21,12 @@ still count as held. Of a payload that lists several records (a list of objects:
 bookings), an item about some of them reads only those: what the result says of order A-2002
 is not said of order A-1001 listed beside it. A negated word is held only negated, on both sides
 (:mod:`agentlog.summary.record._words`): ``"not_refundable": true`` does not hold "refundable".
+A word of a condition (after "if", "once", "pending", "subject to", "requires", "until", ...,
+up to the clause's end; English markers) is held only as a condition: "full refund if
+approved" does not hold "approved", though it holds "refund once approved", and what is said
+outright holds its conditional ("approved" holds "refund if approved"). A key naming a decision
+or an act of granting (``approval``, ``decision``, ``authorization``, ``acceptance``) whose
+value denies it (``"approval": "refused"``) holds its word only negated ("no approval").
 
 An item is **supported** by the units of some tiers when every entity is held by one of the
 cited units of those tiers, and every word is held by the cited units that hold one of its
