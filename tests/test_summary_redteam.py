@@ -771,6 +771,15 @@ CONDITIONS: list[tuple[dict[str, Any], str]] = [
     ({"refund": "FULL IF APPROVED"}, "A-1001 full refund approved."),
     ({"refund": "full if manager-approved"}, "A-1001 full refund, manager-approved."),
     ({"refund": ["full", "if approved"]}, "A-1001 full refund approved."),
+    ({"refund": "full upon manager approval"}, "A-1001 full refund, manager approval."),
+    ({"refund": "full in case manager approves"}, "A-1001 full refund, manager approves."),
+    ({"refund": "full only after manager approves"}, "A-1001 full refund; manager approves."),
+    ({"refund": "full assuming manager approves"}, "A-1001 full refund; manager approves."),
+    ({"refund": "full if\u00a0approved"}, "A-1001 full refund approved."),
+    ({"refund": "full i\u200bf approved"}, "A-1001 full refund approved."),
+    ({"refund": "full (if approved)"}, "A-1001 full refund approved."),
+    ({"refund": "full/if/approved"}, "A-1001 full refund approved."),
+    ({"if approved": "full refund"}, "A-1001 full refund approved."),
 ]
 
 

@@ -80,6 +80,7 @@ _MARKERS: Final = (
     *("if", "unless", "once", "when", "whenever", "pending", "until", "till", "provided"),
     *("providing", "requires", "require", "required", "requiring", "needs", "awaiting"),
     *("subject to", "contingent on", "conditional on", "depending on", "depends on"),
+    *("upon", "assuming", "in case", "as long as", "so long as", "only after"),
 )
 _CONDITION: Final = re.compile(
     rf"(?<![^\W\d_])(?:{'|'.join(m.replace(' ', '[^a-z]+') for m in _MARKERS)})(?![^\W\d_])"
