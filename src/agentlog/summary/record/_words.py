@@ -82,14 +82,13 @@ _MARKERS: Final = (
     *("subject to", "contingent on", "conditional on", "depending on", "depends on"),
     *("upon", "assuming", "in case", "as long as", "so long as", "only after"),
 )
-_CONDITION: Final = re.compile(
-    rf"(?<![^\W\d_])(?:{'|'.join(m.replace(' ', '[^a-z]+') for m in _MARKERS)})(?![^\W\d_])"
-    r"([^,;:!?\"()\[\]{}\n]*?)(?=[,;:!?\"()\[\]{}\n]|\.(?!\d)|$)"
-)
-"""A marker of a condition, whole (a letter on neither side: ``refund_if_approved`` has one),
-and its clause: what follows, up to a clause's punctuation or a string's end (a full stop
-but not a decimal point)."""
-_MARKER_HINTS: Final = tuple(sorted({m.split()[0] for m in _MARKERS}))
+_CONDITION: Final = re.compile(rf" (?:{'|'.join(m.replace(' ', ' +') for m in _MARKERS)})(?= )")
+"""A marker of a condition, whole, in a text spaced by :func:`_spaced` with a space before it
+(``refund_if_approved`` has one: every character but a letter is a space there)."""
+_CLAUSE_END: Final = re.compile(r'[,;:!?"()\[\]{}\n]|\.(?!\d)')
+"""Where a condition ends, in the folded text: a clause's punctuation, a string's closing
+quote, a full stop but not a decimal point."""
+_MARKER_HINTS: Final = frozenset(m.split()[0] for m in _MARKERS)
 
 
 _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("failed", "failure")}
@@ -146,9 +145,9 @@ def _spaced(text: str) -> str:
     folded = fold(text)
     if "n't" in folded or "n\u2019t" in folded:
         folded = _NOT.sub(" not", folded)
-    clauses = _clauses(folded)
     if folded.isascii():  # a translate in C, several times faster than the regex
-        return _conditioned(folded.encode("ascii").translate(_WORD_BYTES).decode("ascii"), clauses)
+        spaced = folded.encode("ascii").translate(_WORD_BYTES).decode("ascii")
+        return _conditioned(spaced, _clauses(folded, spaced))
     # Mostly ASCII, with a few distinct wider characters: each that is not a letter becomes a
     # space (one scan in C each), and the ASCII ones that are not letters too, by the same
     # translate on the text as UTF-8 (every byte of a wider character is >= 0x80, kept).
@@ -156,15 +155,27 @@ def _spaced(text: str) -> str:
         if not _is_letter(char):
             folded = folded.replace(char, " ")
     raw = folded.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
-    return _conditioned(raw.decode("utf-8", "surrogatepass"), clauses)
+    spaced = raw.decode("utf-8", "surrogatepass")
+    return _conditioned(spaced, _clauses(folded, spaced))
 
 
-def _clauses(folded: str) -> list[tuple[int, int]]:
-    """The spans of the conditions of ``folded`` (see :data:`_CONDITION`); the spacing that
-    follows keeps every character's place, so they are the spans of the spaced text too."""
-    if not any(h in folded for h in _MARKER_HINTS):
+def _clauses(folded: str, spaced: str) -> list[tuple[int, int]]:
+    """The spans of the conditions of ``folded`` (see :data:`_CONDITION`), from its spacing
+    ``spaced``, which keeps every character's place (words are found there, ends here)."""
+    if _MARKER_HINTS.isdisjoint(spaced.split()):  # most texts: one split and a look-up each
         return []
-    return [m.span(1) for m in _CONDITION.finditer(folded) if m.start(1) < m.end(1)]
+    padded = f" {spaced} "
+    spans: list[tuple[int, int]] = []
+    last = 0
+    for marker in _CONDITION.finditer(padded):
+        start = marker.end() - 1  # in ``spaced``: the space after the marker
+        if start < last:
+            continue  # a marker inside the condition before
+        stop = _CLAUSE_END.search(folded, start)
+        last = stop.start() if stop is not None else len(folded)
+        if start < last:
+            spans.append((start, last))
+    return spans
 
 
 def _conditioned(spaced: str, clauses: list[tuple[int, int]]) -> str:
