@@ -780,6 +780,12 @@ CONDITIONS: list[tuple[dict[str, Any], str]] = [
     ({"refund": "full (if approved)"}, "A-1001 full refund approved."),
     ({"refund": "full/if/approved"}, "A-1001 full refund approved."),
     ({"if approved": "full refund"}, "A-1001 full refund approved."),
+    # What a clause says before its condition holds only on it too.
+    ({"refund": "full; approved if manager signs"}, "A-1001 full refund approved."),
+    ({"refund": "approved if requested"}, "A-1001 refund approved."),
+    ({"refund": "available once the manager approves"}, "A-1001 refund available."),
+    ({"refund": "full refund if damaged"}, "A-1001 full refund."),
+    ({"fee": "waived when delivered late"}, "A-1001 fee waived."),
 ]
 
 
@@ -833,7 +839,10 @@ def test_a_keys_word_is_not_held_when_its_value_denies_it(
         ({"status": "rejected"}, "A-1001 status rejected."),
         ({"refund": "full if approved"}, "A-1001 full refund if approved."),
         ({"refund": "full if approved"}, "A-1001 full refund once approved."),
-        ({"refund": "full if approved", "status": "approved"}, "A-1001 full refund approved."),
+        (
+            {"refund": "full if approved", "status": "full refund approved"},
+            "A-1001 full refund approved.",
+        ),
         ({"refund": "pending review", "status": "shipped"}, "A-1001 shipped, refund pending."),
         ({"refund": "requires approval"}, "A-1001 refund requires approval."),
         ({"window": "until 2026-10-01", "status": "delivered"}, "A-1001 delivered."),

@@ -88,6 +88,8 @@ _CONDITION: Final = re.compile(rf" (?:{'|'.join(m.replace(' ', ' +') for m in _M
 _CLAUSE_END: Final = re.compile(r'[,;:!?"()\[\]{}\n]|\.(?!\d)')
 """Where a condition ends, in the folded text: a clause's punctuation, a string's closing
 quote, a full stop but not a decimal point."""
+_CLAUSE_START: Final = re.compile(r'.*(?:[,;:!?"()\[\]{}\n]|\.(?!\d))', re.DOTALL)
+"""Up to the last clause end before a point (searched between the last condition and it)."""
 _MARKER_HINTS: Final = frozenset(m.split()[0] for m in _MARKERS)
 
 
@@ -171,6 +173,12 @@ def _clauses(folded: str, spaced: str) -> list[tuple[int, int]]:
         start = marker.end() - 1  # in ``spaced``: the space after the marker
         if start < last:
             continue  # a marker inside the condition before
+        at = marker.start()  # in ``spaced``: the character before the marker
+        if at > 0 and folded[at - 1] == " ":
+            # Written as prose ("approved if requested", not ``cancel_pending_order``): what
+            # the clause says before its condition holds only on it too.
+            begun = _CLAUSE_START.search(folded, last, at)
+            start = max(last, begun.end() if begun is not None else last)
         stop = _CLAUSE_END.search(folded, start)
         last = stop.start() if stop is not None else len(folded)
         if start < last:
