@@ -9,10 +9,13 @@ belong to entities, which are compared as wholes), and reduced to content: :data
 opposite of "refunded". So the word a negator governs reads as negated (:data:`NEGATED`,
 ``not~refunded``): an event that says "not refunded" does not hold "refunded". Likewise the
 words of a condition (:data:`CONDITIONAL`: after "if", "unless", "once", "when", "pending",
-"subject to", "requires", "until", "provided", ... up to the clause's end) read as conditional
+"subject to", "requires", "until", "provided", ... up to the clause's end, and, where the
+marker is written as prose, what its clause says before it) read as conditional
 (``if~approved``): "full refund if approved" holds ``if~approved``, never ``approved``, so it
-does not support "Full refund approved", while "refund once approved" says the same condition.
-The markers are English words of grammar, not of any domain.
+does not support "Full refund approved", while "refund once approved" says the same condition,
+and what is said outright supports its conditional. The markers are English words of grammar,
+not of any domain; a marker inside an identifier (``cancel_pending_order``) conditions only
+what follows it.
 
 A word of an item is found in an event when the event holds it in some inflection: each item
 word is expanded into its likely forms (:func:`forms`: ``refund`` ~ ``refunds``, ``refunded``,

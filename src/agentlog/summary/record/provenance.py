@@ -22,8 +22,9 @@ bookings), an item about some of them reads only those: what the result says of 
 is not said of order A-1001 listed beside it. A negated word is held only negated, on both sides
 (:mod:`agentlog.summary.record._words`): ``"not_refundable": true`` does not hold "refundable".
 A word of a condition (after "if", "once", "pending", "subject to", "requires", "until", ...,
-up to the clause's end; English markers) is held only as a condition: "full refund if
-approved" does not hold "approved", though it holds "refund once approved", and what is said
+up to the clause's end; in prose, what the clause says before its marker too; English
+markers) is held only as a condition: "full refund if approved" does not hold "approved" nor
+"full", though it holds "refund once approved", and what is said
 outright holds its conditional ("approved" holds "refund if approved"). A key naming a decision
 or an act of granting (``approval``, ``decision``, ``authorization``, ``acceptance``) whose
 value denies it (``"approval": "refused"``) holds its word only negated ("no approval").
