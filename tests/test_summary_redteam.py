@@ -852,3 +852,9 @@ def test_a_keys_word_is_not_held_when_its_value_denies_it(
 def test_honest_conditions_and_states_stay_verified(extra: dict[str, Any], wording: str) -> None:
     events = lookup_session({**BASE, **extra})
     assert label_of(wording, ["e02", "e03"], events) == "verified", (extra, wording)
+
+
+def test_a_condition_the_item_states_still_leans_on_the_users_words() -> None:
+    events = lookup_session(BASE, claim="I want to return the garden hose.")
+    label = label_of("A-1001: the customer needs to return the garden hose.", ["e03"], events)
+    assert label == "user_claim"

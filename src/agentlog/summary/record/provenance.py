@@ -246,7 +246,8 @@ def support(
         leans = any(u.tier == "user" and len(u.unsaid([*words])) < len(words) for u in units)
     if leans:
         return Labelled("user_claim", unsupported)
-    missing = set(_unsaid(words, units, entities))
+    # A word the item states as a condition leans on the user's word all the same.
+    missing = {w.removeprefix(CONDITIONAL) for w in _unsaid(words, units, entities)}
     # The session's whole vocabulary of user words is read only when some word is unheld.
     leans = bool(missing) and not missing.isdisjoint(evidence.user_words())
     return Labelled("user_claim" if leans else "agent_statement", unsupported)
