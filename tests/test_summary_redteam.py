@@ -814,6 +814,8 @@ DENIED_KEYS: list[tuple[dict[str, Any], str]] = [
     ({"refund": {"approval": "revoked"}}, "A-1001 refund approval."),
     ({"status": "denied", "approval": "rejected"}, "A-1001 refund approved."),
     ({"manager_approval": "withdrawn"}, "A-1001 manager approval for the refund."),
+    ({"approval_status": "rejected"}, "A-1001 refund approval."),
+    ({"authorization_result": "declined"}, "A-1001 refund authorization."),
 ]
 
 
@@ -837,6 +839,7 @@ def test_a_keys_word_is_not_held_when_its_value_denies_it(
         ({"decision": "approved"}, "A-1001 refund decision: approved."),
         ({"payment": "declined"}, "A-1001 payment declined."),
         ({"status": "rejected"}, "A-1001 status rejected."),
+        ({"approval_status": "rejected"}, "A-1001 status rejected."),
         ({"refund": "full if approved"}, "A-1001 full refund if approved."),
         ({"refund": "full if approved"}, "A-1001 full refund once approved."),
         (

@@ -679,18 +679,21 @@ def _predicate(key: str) -> bool:
 
 
 def _names_decision(key: str) -> bool:
-    """Whether a key's last word names a decision or an act of granting, by its English
-    suffix (``approval``, ``decision``, ``authorization``, ``acceptance``), which a denying
-    value says did not happen, unlike a thing with a state (``status``, ``payment``)."""
-    words = [w for w in _KEY_WORDS.split(key) if w]
-    return bool(words) and len(words[-1]) > 4 and words[-1].lower().endswith(_DECISION_ENDS)
+    """Whether a word of a key names a decision or an act of granting, by its English suffix
+    (``approval``, ``decision``, ``authorization``, ``acceptance``, ``approval_status``), which
+    a denying value says did not happen, unlike a thing with a state (``status``, ``payment``)."""
+    return any(_decision_word(w) for w in _KEY_WORDS.split(key))
+
+
+def _decision_word(word: str) -> bool:
+    return len(word) > 4 and word.lower().endswith(_DECISION_ENDS)
 
 
 def _denied_key(key: str) -> str:
-    """A key whose value denies it, its last word negated: ``refund_approval`` reads as
-    "refund no approval", so it holds ``refund`` but not "approval" (:mod:`._words`)."""
+    """A key whose value denies it, each word naming a decision negated: ``refund_approval``
+    reads as "refund no approval", so it holds ``refund`` but not "approval" (:mod:`._words`)."""
     words = [w for w in _KEY_WORDS.split(key) if w]
-    return " ".join([*words[:-1], "no", words[-1]])
+    return " ".join(f"no {w}" if _decision_word(w) else w for w in words)
 
 
 def _without_free_fields(payload: str, lowered: str) -> str:
