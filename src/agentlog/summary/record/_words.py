@@ -93,7 +93,8 @@ _CLAUSE_END: Final = re.compile(r'[,;:!?"()\[\]{}\n]|\.(?!\d)')
 quote, a full stop but not a decimal point."""
 _CLAUSE_START: Final = re.compile(r'.*(?:[,;:!?"()\[\]{}\n]|\.(?!\d))', re.DOTALL)
 """Up to the last clause end before a point (searched between the last condition and it)."""
-_MARKER_HINTS: Final = frozenset(m.split()[0] for m in _MARKERS)
+_MARKER_HINTS: Final = frozenset(max(m.split(), key=len) for m in _MARKERS)
+"""A word each marker has (its longest: "case", not "in"), for a quick look before the search."""
 
 
 _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("failed", "failure")}
