@@ -85,16 +85,20 @@ _MARKERS: Final = (
     *("subject to", "contingent on", "conditional on", "depending on", "depends on"),
     *("upon", "assuming", "in case", "as long as", "so long as", "only after"),
 )
-_CONDITION: Final = re.compile(rf" (?:{'|'.join(m.replace(' ', ' +') for m in _MARKERS)})(?= )")
-"""A marker of a condition, whole, in a text spaced by :func:`_spaced` with a space before it
-(``refund_if_approved`` has one: every character but a letter is a space there)."""
 _CLAUSE_END: Final = re.compile(r'[,;:!?"()\[\]{}\n]|\.(?!\d)')
 """Where a condition ends, in the folded text: a clause's punctuation, a string's closing
 quote, a full stop but not a decimal point."""
 _CLAUSE_START: Final = re.compile(r'.*(?:[,;:!?"()\[\]{}\n]|\.(?!\d))', re.DOTALL)
 """Up to the last clause end before a point (searched between the last condition and it)."""
-_MARKER_HINTS: Final = frozenset(max(m.split(), key=len) for m in _MARKERS)
-"""A word each marker has (its longest: "case", not "in"), for a quick look before the search."""
+_BY_HINT: Final = {
+    hint: re.compile(
+        rf" (?:{'|'.join(m.replace(' ', ' +') for m in _MARKERS if hint in m.split())})(?= )"
+    )
+    for hint in {max(m.split(), key=len) for m in _MARKERS}
+}
+"""Each marker's longest word ("case", not "in"), and the markers holding it: a text is
+searched only for the markers of the words it holds, each search from a literal space."""
+_MARKER_HINTS: Final = frozenset(_BY_HINT)
 
 
 _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("failed", "failure")}
@@ -166,14 +170,19 @@ def _spaced(text: str) -> str:
 
 
 def _clauses(folded: str, spaced: str) -> list[tuple[int, int]]:
-    """The spans of the conditions of ``folded`` (see :data:`_CONDITION`), from its spacing
-    ``spaced``, which keeps every character's place (words are found there, ends here)."""
-    if _MARKER_HINTS.isdisjoint(spaced.split()):  # most texts: one split and a look-up each
+    """The spans of the conditions of ``folded``, from its spacing ``spaced``, which keeps every
+    character's place (markers are found there, whole: ``refund_if_approved`` has one, as
+    every character but a letter is a space there; a clause's ends are found here)."""
+    hints = _MARKER_HINTS.intersection(spaced.split())
+    if not hints:  # most texts: one split and a look-up each
         return []
     padded = f" {spaced} "
+    markers = sorted(
+        (m for h in hints for m in _BY_HINT[h].finditer(padded)), key=lambda m: m.start()
+    )
     spans: list[tuple[int, int]] = []
     last = 0
-    for marker in _CONDITION.finditer(padded):
+    for marker in markers:
         start = marker.end() - 1  # in ``spaced``: the space after the marker
         if start < last:
             continue  # a marker inside the condition before
@@ -181,7 +190,7 @@ def _clauses(folded: str, spaced: str) -> list[tuple[int, int]]:
         if at > 0 and folded[at - 1] == " ":
             # Written as prose ("approved if requested", not ``cancel_pending_order``): what
             # the clause says before its condition holds only on it too.
-            begun = _CLAUSE_START.search(folded, last, at)
+            begun = _CLAUSE_START.match(folded, last, at)  # one try: no backtracking
             start = max(last, begun.end() if begun is not None else last)
         stop = _CLAUSE_END.search(folded, start)
         last = stop.start() if stop is not None else len(folded)
