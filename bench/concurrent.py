@@ -275,6 +275,7 @@ async def _floor_postgres(
         _FLOOR_PG_ONE_STATEMENT,
         FloorSession,
         floor_events,
+        floor_pg_params,
         make_specs,
         with_options,
     )
@@ -311,7 +312,6 @@ async def _floor_postgres(
         deadline = began + seconds
 
         async def writer(i: int, session: Any, events: list[Any]) -> None:
-            import json
 
             conn, lock = conns[i % len(conns)], locks[i % len(conns)]
             for event in events:
@@ -322,19 +322,7 @@ async def _floor_postgres(
                     version = session.version
                     cursor = await conn.execute(
                         _FLOOR_PG_ONE_STATEMENT,
-                        (
-                            version + 1,
-                            event.timestamp,
-                            json.dumps(event.delta),
-                            session.pk,
-                            version,
-                            version + 1,
-                            event.event_id,
-                            event.invocation_id,
-                            event.author,
-                            event.timestamp,
-                            json.dumps(event.body, separators=(",", ":")),
-                        ),
+                        floor_pg_params(session.pk, version, event),
                     )
                     if await cursor.fetchone() is None:
                         raise RuntimeError("stale session")

@@ -675,6 +675,24 @@ class FloorEvent:
     delta: dict[str, Any]
 
 
+def floor_pg_params(pk: int, version: int, event: FloorEvent) -> tuple[Any, ...]:
+    """The parameters of :data:`_FLOOR_PG_ONE_STATEMENT` for appending ``event`` to the session
+    ``pk`` at ``version``, in the statement's order."""
+    return (
+        version + 1,
+        event.timestamp,
+        json.dumps(event.delta),
+        pk,
+        version,
+        version + 1,
+        event.event_id,
+        event.invocation_id,
+        event.author,
+        event.timestamp,
+        json.dumps(event.body, separators=(",", ":")),
+    )
+
+
 @dataclass
 class FloorSession:
     pk: int
@@ -883,19 +901,7 @@ def floor_pg_append_one_statement(
     version = session.version
     cursor = conn.execute(
         _FLOOR_PG_ONE_STATEMENT,
-        (
-            version + 1,
-            event.timestamp,
-            json.dumps(event.delta),
-            session.pk,
-            version,
-            version + 1,
-            event.event_id,
-            event.invocation_id,
-            event.author,
-            event.timestamp,
-            json.dumps(event.body, separators=(",", ":")),
-        ),
+        floor_pg_params(session.pk, version, event),
     )
     if cursor.fetchone() is None:
         raise RuntimeError("stale session")
@@ -962,19 +968,7 @@ async def floor_pg_async_appender(ctx: Context, row: Row) -> Appender:
         version = current.version
         cursor = await conn.execute(
             _FLOOR_PG_ONE_STATEMENT,
-            (
-                version + 1,
-                event.timestamp,
-                json.dumps(event.delta),
-                current.pk,
-                version,
-                version + 1,
-                event.event_id,
-                event.invocation_id,
-                event.author,
-                event.timestamp,
-                json.dumps(event.body, separators=(",", ":")),
-            ),
+            floor_pg_params(current.pk, version, event),
         )
         if await cursor.fetchone() is None:
             raise RuntimeError("stale session")
