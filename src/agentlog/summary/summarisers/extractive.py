@@ -164,13 +164,18 @@ class _Builder:
             for call in event.function_calls():
                 self.calls[call.id] = (event.id, call.name, call.args)
 
-    def add(self, items: list[SummaryItem], text: str, sources: Iterable[str]) -> None:
+    def item(self, text: str, sources: Iterable[str]) -> SummaryItem | None:
+        """An item of ``text`` citing ``sources`` once each, its instruction-like sentences
+        dropped; ``None`` when nothing is left of it."""
         if self.instructions is not None:
             text = self.instructions.drop(text)
             if not text:
-                return
-        item = SummaryItem(text=text, sources=tuple(dict.fromkeys(sources)))
-        if item not in items:
+                return None
+        return SummaryItem(text=text, sources=tuple(dict.fromkeys(sources)))
+
+    def add(self, items: list[SummaryItem], text: str, sources: Iterable[str]) -> None:
+        item = self.item(text, sources)
+        if item is not None and item not in items:
             items.append(item)
 
     def tool_results(self) -> None:
@@ -352,11 +357,9 @@ class _Builder:
             merged.update(fields)  # the later read says what is true now
             fields, sources = list(merged.items()), [*before_sources, *sources]
         text = clip(f"{title}: {fields_text(fields)}", self.limit) if fields else title
-        if self.instructions is not None:
-            text = self.instructions.drop(text)
-            if not text:
-                return
-        item = SummaryItem(text=text, sources=tuple(dict.fromkeys(sources)))
+        item = self.item(text, sources)
+        if item is None:
+            return
         if at is not None:
             self.facts[self.thing_at[key]] = item
         else:
