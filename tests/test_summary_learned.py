@@ -169,10 +169,59 @@ def test_which_keys_name_an_identifier(key: str, names_an_id: bool) -> None:
         ("10th", False),
         ("7751", False),
         ("A1", False),
+        ("INC/2031/77120", True),  # runs joined by "/"
+        ("77120/3", True),
+        ("25/12/2031", False),  # dates and fractions, not ids
+        ("2031/12/25", False),
+        ("24/7", False),
+        ("3/4", False),
+        ("and/or", False),
     ],
 )
 def test_which_tokens_are_identifier_shaped(token: str, shaped: bool) -> None:
     assert identifier_shaped(token) is shaped
+
+
+def slash_id_session() -> list[Event]:
+    case = {"case_ref": "INC/2031/77120", "opened": "2031-03-02", "fee": 40.0}
+    return [
+        event(1, "user", Part(text="What happened to case INC/2031/77120? Opened 02/03/2031.")),
+        event(2, "agent", Part.from_function_call("get_case", {"case": "INC/2031/77120"}, "c1")),
+        event(3, "get_case", Part.from_function_response("get_case", case, "c1")),
+        event(4, "agent", Part(text="Case INC/2031/77120 is open, see ops/runbook for 24/7 help.")),
+    ]
+
+
+def test_an_identifier_joined_by_slashes_is_learned_from_its_key_and_from_a_call() -> None:
+    got = found(slash_id_session())
+    assert "INC/2031/77120" in got
+    assert not {"ops/runbook", "24/7", "02/03/2031"} & got
+
+
+def test_a_slash_joined_identifier_the_messages_and_a_result_share_is_learned() -> None:
+    events = [
+        event(1, "agent", Part.from_function_call("list_cases", {}, "c1")),
+        event(
+            2, "list_cases", Part.from_function_response("list_cases", {"x": "REQ/88/4410"}, "c1")
+        ),
+        event(3, "agent", Part(text="I found REQ/88/4410 for you.")),
+    ]
+    assert "REQ/88/4410" in found(events)
+
+
+def test_a_record_that_drops_a_slash_joined_identifier_fails() -> None:
+    events = slash_id_session()
+    lines = transcript_lines(events)
+    record = SummaryRecord(goal="Ask about a case", facts=(SummaryItem(text="A case is open."),))
+    _, problems = validate_output(record, events=events, transcript=lines)
+    assert any(p.kind == "dropped_entity" and "INC/2031/77120" in p.detail for p in problems)
+    kept = SummaryRecord(
+        goal="Ask about a case INC/2031/77120",
+        goal_sources=("e01",),
+        facts=(SummaryItem(text="Case INC/2031/77120 is open.", sources=("e03",)),),
+    )
+    _, problems = validate_output(kept, events=events, transcript=lines)
+    assert not [p for p in problems if "INC/2031/77120" in p.detail]
 
 
 # --- the new-domain evaluation set ------------------------------------------------------------

@@ -18,8 +18,9 @@ an identifier of the session when it is, in the rendered transcript:
 
 A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a leading ``#``
 allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
-or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; dates, times and
-quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the shape is
+or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; runs joined by
+``/`` count when one holds a digit (``CLM/2026/004431``); dates (``14/05/2026``), fractions,
+times and quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the shape is
 stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a letter, or digit
 runs joined by ``_`` or ``-``), since no key vouches for the value.
 
@@ -81,10 +82,13 @@ _TAIL_WORD: Final = {w[-3:]: len(w) for w in _ID_WORDS if len(w) > 2}
 and no two-letter word's tail is among them)."""
 _LIST_STRING: Final = re.compile(r'"([^"\\\n]{3,64})"')
 _CALL_STRING: Final = re.compile(r'": "([^"\\\n]{3,64})"')
-_TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*")
+_TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/-][A-Za-z0-9]+)*")
+_SLASHED: Final = re.compile(
+    r"(?<![\w/.:-])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*)+(?![\w/-])"
+)
 _EMAIL: Final = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _NOT_ID: Final = re.compile(
-    r"\d{4}-\d\d(?:-\d\d)?|\d\d?-\d\d?"
+    r"\d{4}[-/]\d\d?(?:[-/]\d\d?)?|\d\d?[-/]\d\d?(?:[-/]\d{2}(?:\d\d)?)?"
     r"|\d+(?:st|nd|rd|th|[kmbgtp]b?|kg|mg|lbs?|oz|ml|l|km|mi|cm|mm|in|ft|yd|qt|gal|pk|pcs"
     r"|hrs?|min|s|ms|am|pm|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)",
     re.IGNORECASE,
@@ -110,8 +114,12 @@ def _is_identifier(value: str) -> bool:
     """Whether a value under an identifier key is one (see the module docstring)."""
     bare = value.lstrip("#")
     core = bare.replace("_", "").replace("-", "")
+    if "/" in core:  # ``CLM/2026/004431``: runs joined by "/", one holding a digit
+        if "//" in bare or not any(c.isdigit() for c in core):
+            return False
+        core = core.replace("/", "")
     # String methods, not regular expressions: thousands of values per long session.
-    if not (core.isascii() and core.isalnum()) or bare[:1] in "_-" or bare[-1:] in "_-":
+    if not (core.isascii() and core.isalnum()) or bare[:1] in "_-/" or bare[-1:] in "_-/":
         return "@" in value and _EMAIL.fullmatch(value) is not None
     if core.isalpha():
         return bare.isupper() or core != bare  # all capitals, or words joined by "_" or "-"
@@ -125,10 +133,12 @@ def identifier_shaped(token: str) -> bool:
     bare = token.lstrip("#")
     if len(bare) < 4 or not bare.isascii() or _TOKEN.fullmatch(bare) is None:
         return False
-    plain = bare.replace("_", "").replace("-", "")
+    plain = bare.replace("_", "").replace("-", "").replace("/", "")
     if plain.isalpha() or _NOT_ID.fullmatch(bare) is not None:
         return False
     if plain.isdigit():
+        if "/" in bare:  # dates, fractions, ``24/7``: only a long run makes an id
+            return max(map(len, re.split(r"[_/-]", bare))) >= 5
         return plain != bare  # digit runs joined by "_" or "-"
     return any(c.isdigit() for c in plain)
 
@@ -240,5 +250,11 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             token = token.strip("-")
             key = _key_of(token)
             if key not in found:
+                candidates.setdefault(key, token)
+    if "/" in said:  # tokens split at "/": an id joined by it (``CLM/2026/004431``) is cut out
+        slashed = "\n".join(line for line in said.split("\n") if "/" in line)
+        for token in _SLASHED.findall(slashed):
+            key = _key_of(token)
+            if key not in found and identifier_shaped(token):
                 candidates.setdefault(key, token)
     return LearnedIds(found, candidates, lowered[len(calls) + 1 :])
