@@ -20,9 +20,9 @@ A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a lead
 allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
 or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; runs joined by
 ``/`` count when one holds a digit (``CLM/2026/004431``); dates (``14/05/2026``), fractions,
-times and quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the shape is
-stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a letter, or digit
-runs joined by ``_`` or ``-``), since no key vouches for the value.
+times and quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the
+shape is stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a
+letter, or digit runs joined by ``_`` or ``-``), since no key vouches for the value.
 
 Learning reads the rendered transcript, so what a truncated payload hid is never required.
 Scanning is kept cheap on long sessions: rule 1 is one regular expression over the lower-cased
