@@ -224,6 +224,58 @@ def test_a_record_that_drops_a_slash_joined_identifier_fails() -> None:
     assert not [p for p in problems if "INC/2031/77120" in p.detail]
 
 
+@pytest.mark.parametrize(
+    ("written", "plain"),
+    [
+        ("EUR 3.870,15", "3870.15"),  # decimal comma, "." between thousands
+        ("3.870,15 EUR", "3870.15"),
+        ("€61,40", "61.40"),
+        ("2 480,90 EUR", "2480.90"),  # a space between thousands
+        ("CHF 12'500.00", "12500.00"),  # "'" between thousands
+        ("PLN 99,99", "99.99"),
+        ("$4,100", "4100.00"),  # a thousands comma is still one
+        ("$1,234.50", "1234.50"),
+    ],
+)
+def test_an_amount_in_a_european_format_is_read_as_the_same_amount(
+    written: str, plain: str
+) -> None:
+    patterns = EntityPatterns.default()
+    (amount,) = [e for e in patterns.find(written) if e.kind == "money"]
+    assert amount.key == f"money:{plain}"
+    assert amount.key in patterns.summary_keys(f"The total was {written}.")
+
+
+def decimal_comma_session() -> list[Event]:
+    quote = {"quote_ref": "QT-51-0092", "premium": 61.4, "currency": "EUR"}
+    return [
+        event(1, "user", Part(text="How much is the new premium for QT-51-0092?")),
+        event(2, "agent", Part.from_function_call("get_quote", {"ref": "QT-51-0092"}, "c1")),
+        event(3, "get_quote", Part.from_function_response("get_quote", quote, "c1")),
+        event(4, "agent", Part(text="QT-51-0092 comes to €61,40 a month.")),
+    ]
+
+
+def test_a_decimal_comma_amount_is_supported_by_the_result_and_required() -> None:
+    events = decimal_comma_session()
+    lines = transcript_lines(events)
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.ok, result.last_problems  # 61,40 was read as 61 and found in no source
+    cited = SummaryRecord(
+        goal="Ask about QT-51-0092's premium",
+        goal_sources=("e01",),
+        facts=(SummaryItem(text="QT-51-0092 comes to €61,40 a month", sources=("e03",)),),
+    )
+    _, problems = validate_output(cited, events=events, transcript=lines)
+    assert problems == []
+    dropped = cited.model_copy(
+        update={"facts": (SummaryItem(text="QT-51-0092 was quoted", sources=("e03",)),)}
+    )
+    _, problems = validate_output(dropped, events=events, transcript=lines)
+    assert [p.kind for p in problems] == ["dropped_entity"]
+    assert "61.40" in problems[0].detail or "61,40" in problems[0].detail
+
+
 # --- the new-domain evaluation set ------------------------------------------------------------
 
 

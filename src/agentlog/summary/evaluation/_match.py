@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
 from agentlog.summary.record._extract import READ_VERBS
-from agentlog.summary.record._scan import date_entities
+from agentlog.summary.record._scan import date_entities, money_entities
 from agentlog.summary.record.entities import EntityPatterns
 
 __all__ = [
@@ -101,6 +101,9 @@ def mentions(haystack: str, needle: str) -> bool:
     money = _MONEY.fullmatch(needle)
     if money is not None:
         return Decimal((money["a"] or money["b"]).replace(",", "")) in _numbers(haystack)
+    amounts = list(money_entities(needle, _MONEY_KEYS.is_money_key))
+    if len(amounts) == 1 and amounts[0].text == needle:  # ``EUR 1.234,56``, ``CHF 1'000.00``
+        return amounts[0].key in _MONEY_KEYS.summary_keys(haystack)
     if _is_one_date(needle):
         (year, day), have = _dates(needle)[0], _dates(haystack)
         return any(d == day and (year == "-" or y in ("-", year)) for y, d in have)

@@ -88,9 +88,15 @@ def digits_key(text: str) -> str:
 
 @lru_cache(maxsize=8192)  # the same prices and totals recur across records and transcripts
 def amount_key(number: str) -> str | None:
-    """``"1,234.5"`` -> ``"money:1234.50"``; sign dropped (a refund of -5 is "$5 back")."""
+    """``"1,234.5"`` -> ``"money:1234.50"``, and so do ``"1.234,50"``, ``"1 234,50"`` and
+    ``"1'234.50"``; sign dropped (a refund of -5 is "$5 back")."""
+    comma = number.rfind(",")
+    if comma >= 0 and len(number) - comma <= 3 and "." not in number[comma:]:
+        # A decimal comma (``42,10``, ``1.234,56``): a comma before one or two last digits;
+        # a thousands comma is followed by three.
+        number = number.replace(".", "").replace(",", ".")
     try:
-        value = Decimal(number.replace(",", "").lstrip("+-"))
+        value = Decimal(number.replace(",", "").replace("'", "").replace(" ", "").lstrip("+-"))
         # Rounding fails too, for numbers with more digits than the context holds.
         return f"money:{value.quantize(_CENT, context=_DECIMAL)}"
     except InvalidOperation:
@@ -194,9 +200,19 @@ def account_ids(text: str) -> Iterator[tuple[int, int]]:
 
 # --- money --------------------------------------------------------------------------------------
 
-_AFTER_SIGN: Final = re.compile(r" ?-? ?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.]\d)")
-_BEFORE_CODE: Final = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?) ?$")
-_CODES: Final = tuple(re.compile(rf"{code}(?!\w)") for code in ("USD", "EUR", "GBP", "dollars"))
+# An amount's number: with a decimal comma (``1.234,56``, ``1 234,56``, ``42,10``; tried first,
+# or ``1.234`` would end at the comma), with ``'`` between thousands (``1'000.00``), or with
+# a decimal point and ``,`` between thousands.
+_AMOUNT: Final = (
+    r"\d{1,3}(?:[.' \u00a0\u202f]\d{3})+,\d\d|\d{1,3}(?:'\d{3})+(?:\.\d+)?"
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d\d|\d+(?:\.\d+)?"
+)
+_AFTER_SIGN: Final = re.compile(rf" ?-? ?({_AMOUNT})(?![\d.,]\d)")
+_BEFORE_CODE: Final = re.compile(rf"(?<![\w.,'])({_AMOUNT}) ?$")
+_CODES: Final = tuple(
+    re.compile(rf"{code}(?!\w)")
+    for code in ("USD", "EUR", "GBP", "CHF", "PLN", "CAD", "AUD", "JPY", "dollars")
+)
 # A JSON number, or a numeric string short enough to be an amount (ten-digit ids are not).
 # Every JSON key is tried, so a failed try must be cheap: each alternative starts with a
 # literal or a class, which lets the engine skip it at a glance, and the possessive ``?+`` and

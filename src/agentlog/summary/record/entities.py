@@ -76,7 +76,7 @@ _NOT_MONEY_WORDS: Final = frozenset(
 _START: Final = attrgetter("start")
 _KEY_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _ANY_NUMBER: Final = re.compile(r"\d(?<=(?<![\w.])\d)(?:\d{0,2}(?:,\d{3})+|\d*)(?:\.\d+)?")
-_LOOSE_NUMBER: Final = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_LOOSE_NUMBER: Final = re.compile(r"\d{1,3}(?:\.\d{3})+,\d\d(?!\d)|\d[\d,]*(?:\.\d+)?")
 _WORD: Final = re.compile(r"#?(\w+(?:-\w+)*)")
 _TOKEN: Final = re.compile(r"[\w#-]+")
 
@@ -302,6 +302,11 @@ _NUMBER_BYTES: Final = bytes(
 )
 
 
+_GROUP_TAIL: Final = re.compile(rb"\d{3}[.,]\d")
+"""A run that may be the last group of a number grouped by ``'`` or a space."""
+_GROUPED: Final = re.compile(rb"(?<![\d.,'])\d{1,3}(?:['\x20]\d{3})+(?:[.,]\d+)?(?!\d)")
+
+
 def _numbers(raw: bytes) -> set[str]:
     """``set(_LOOSE_NUMBER.findall(text))`` for ``text`` encoded as UTF-8, about twice as fast.
 
@@ -310,11 +315,15 @@ def _numbers(raw: bytes) -> set[str]:
     only on the few runs that are not plain digits (``1,234.50``, ``3.``, ``…``).
     """
     found: set[str] = set()
+    grouped = False
     for run in set(raw.translate(_NUMBER_BYTES).split()):
         if run.isdigit():  # ASCII digits only: the run is one number
             found.add(run.decode("ascii"))
         else:
             found.update(_LOOSE_NUMBER.findall(run.decode("utf-8", "surrogatepass")))
+            grouped = grouped or _GROUP_TAIL.match(run) is not None
+    if grouped:  # ``1'000.00`` or ``1 200,00`` was cut in runs at the ``'`` or the space
+        found.update(m.decode("ascii") for m in _GROUPED.findall(raw))
     return found
 
 
