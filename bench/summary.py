@@ -74,6 +74,7 @@ SETS = {
     "team set": (ROOT / "evals" / "agentlog-eval.jsonl",),
     "tau2 sample": (ROOT / "tests/data/tau2/retail.jsonl", ROOT / "tests/data/tau2/telecom.jsonl"),
     "booking set": (ROOT / "evals" / "booking-eval.jsonl",),
+    "insurance set": (ROOT / "evals" / "insurance-eval.jsonl",),
 }
 SIZE_TARGET = 0.10
 RECALL_TARGET = 0.95
