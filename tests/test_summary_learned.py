@@ -147,6 +147,14 @@ def test_an_item_naming_an_identifier_its_sources_lack_is_refused() -> None:
         ("status_code", False),
         ("number_of_bags", False),
         ("paid", False),
+        ("sku", True),  # nouns that are identifiers by themselves
+        ("trackingNumber", True),
+        ("tracking", True),
+        ("payout_iban", True),
+        ("device_serial", True),
+        ("uuid", True),
+        ("tracking_status", False),
+        ("fluid", False),
     ],
 )
 def test_which_keys_name_an_identifier(key: str, names_an_id: bool) -> None:
@@ -180,6 +188,21 @@ def test_which_keys_name_an_identifier(key: str, names_an_id: bool) -> None:
 )
 def test_which_tokens_are_identifier_shaped(token: str, shaped: bool) -> None:
     assert identifier_shaped(token) is shaped
+
+
+def test_an_identifier_noun_key_a_digit_string_and_a_list_argument_name_identifiers() -> None:
+    parcel = {"sku": "MUG-BLU-XL", "tracking": "88310042517", "weight_kg": 2}
+    call = {"parcel": "88310042517", "lines": ["MUG-BLU-XL", "TEA-GRN-50"], "pin": "0420"}
+    events = [
+        event(1, "user", Part(text="Where is my parcel?")),
+        event(2, "agent", Part.from_function_call("get_parcel", {}, "c1")),
+        event(3, "get_parcel", Part.from_function_response("get_parcel", parcel, "c1")),
+        event(4, "agent", Part.from_function_call("redeliver", call, "c2")),
+        event(5, "redeliver", Part.from_function_response("redeliver", {"ok": True}, "c2")),
+    ]
+    got = found(events)
+    assert {"MUG-BLU-XL", "88310042517", "TEA-GRN-50"} <= got
+    assert "0420" not in got  # a short code passed is not an identifier
 
 
 def slash_id_session() -> list[Event]:

@@ -50,7 +50,9 @@ __all__ = [
 
 ID_KEY_WORDS: Final = frozenset(
     {"id", "ids", "number", "numbers", "num", "no", "nr", "code", "codes", "ref", "refs",
-     "reference", "references", "locator"}
+     "reference", "references", "locator",
+     # nouns that are identifiers by themselves, in any domain
+     "sku", "skus", "tracking", "iban", "uuid", "guid", "serial", "vin", "imei", "isbn", "pnr"}
 )  # fmt: skip
 """Last words of a JSON key that say its value identifies something."""
 
@@ -61,8 +63,7 @@ NOT_ID_KEY_WORDS: Final = frozenset(
 """Words of a key that make its code an attribute, not an identifier (``zip_code``)."""
 
 _KEY_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_ID_WORDS: Final = ("id", "ids", "number", "numbers", "num", "no", "nr", "code", "codes", "ref",
-                    "refs", "reference", "references", "locator")  # fmt: skip
+_ID_WORDS: Final = tuple(sorted(ID_KEY_WORDS))
 # A JSON key ending in one of ``_ID_WORDS`` and the value after it: a string, a whole number
 # of three digits or more, or a list. It starts at the literal ``": `` that ends every key,
 # which the engine jumps to, and looks back for the word (a class first, which most keys fail
@@ -82,6 +83,10 @@ _TAIL_WORD: Final = {w[-3:]: len(w) for w in _ID_WORDS if len(w) > 2}
 and no two-letter word's tail is among them)."""
 _LIST_STRING: Final = re.compile(r'"([^"\\\n]{3,64})"')
 _CALL_STRING: Final = re.compile(r'": "([^"\\\n]{3,64})"')
+_CALL_LIST: Final = re.compile(r'": \[([^\]\n]{0,2000})\]')
+_DIGITS_ID: Final = 6
+"""A string of this many digits or more that an agent passes to a tool is an identifier: an
+amount or a count is passed as a number, a short code (``"0420"``, a PIN) is not one."""
 _TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/-][A-Za-z0-9]+)*")
 _SLASHED: Final = re.compile(
     r"(?<![\w/.:-])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*)+(?![\w/-])"
@@ -235,9 +240,16 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             judged.add(value)
             if _is_identifier(value):
                 found.setdefault(_key_of(value), value)
-    for m in _CALL_STRING.finditer(calls):
-        value = m[1]
-        if value not in judged and (identifier_shaped(value) or _EMAIL.fullmatch(value)):
+    passed = [m[1] for m in _CALL_STRING.finditer(calls)]
+    if '": [' in calls:  # a list argument (``"items": ["LAMP-ARC-BRS"]``): element by element
+        for m in _CALL_LIST.finditer(calls):
+            passed.extend(v[1] for v in _LIST_STRING.finditer(m[1]))
+    for value in passed:
+        if value not in judged and (
+            identifier_shaped(value)
+            or (value.isdigit() and len(value) >= _DIGITS_ID)  # a tracking or account number
+            or _EMAIL.fullmatch(value)
+        ):
             found.setdefault(_key_of(value), value)
     candidates: dict[str, str] = {}
     # Every identifier-shaped token holds a digit: only the lines that hold one are tokenised
