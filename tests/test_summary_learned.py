@@ -269,6 +269,51 @@ def test_an_amount_in_a_european_format_is_read_as_the_same_amount(
     assert amount.key in patterns.summary_keys(f"The total was {written}.")
 
 
+@pytest.mark.parametrize(
+    ("written", "iso"),
+    [
+        ("23/11/2031", "2031-11-23"),  # day first: 23 cannot be a month
+        ("11/23/2031", "2031-11-23"),  # month first: 23 cannot be a month either way round
+        ("04.11.2031", "2031-11-04"),  # dotted: always day first
+        ("23-11-2031", "2031-11-23"),
+        ("04/11/2031", None),  # reads both ways: not guessed
+        ("4/11", None),  # no year: a fraction as much as a date
+        ("v2.11.2031", None),
+    ],
+)
+def test_a_numeric_date_is_the_date_it_can_only_be(written: str, iso: str | None) -> None:
+    dates = [e.key for e in EntityPatterns.default().find(f"Due {written}.") if e.kind == "date"]
+    assert dates == ([f"date:{iso}"] if iso else [])
+
+
+def test_a_record_that_drops_a_numeric_date_fails_and_one_that_writes_it_iso_passes() -> None:
+    claim = {"claim_ref": "INC/2031/77120", "paid_on": "23/11/2031"}
+    events = [
+        event(1, "user", Part(text="When was INC/2031/77120 paid?")),
+        event(2, "agent", Part.from_function_call("get_claim", {"ref": "INC/2031/77120"}, "c1")),
+        event(3, "get_claim", Part.from_function_response("get_claim", claim, "c1")),
+        event(4, "agent", Part(text="INC/2031/77120 was paid on 23/11/2031.")),
+    ]
+    lines = transcript_lines(events)
+    iso = SummaryRecord(
+        goal="When was INC/2031/77120 paid",
+        goal_sources=("e01",),
+        facts=(SummaryItem(text="INC/2031/77120 paid on 2031-11-23", sources=("e03",)),),
+    )
+    _, problems = validate_output(iso, events=events, transcript=lines)
+    assert problems == []
+    written = iso.model_copy(
+        update={"facts": (SummaryItem(text="Paid on 23/11/2031", sources=("e04",)),)}
+    )
+    _, problems = validate_output(written, events=events, transcript=lines)
+    assert problems == []
+    dropped = iso.model_copy(
+        update={"facts": (SummaryItem(text="INC/2031/77120 was paid", sources=("e03",)),)}
+    )
+    _, problems = validate_output(dropped, events=events, transcript=lines)
+    assert [p.kind for p in problems] == ["dropped_entity"]
+
+
 def decimal_comma_session() -> list[Event]:
     quote = {"quote_ref": "QT-51-0092", "premium": 61.4, "currency": "EUR"}
     return [

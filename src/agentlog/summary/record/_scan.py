@@ -304,6 +304,19 @@ _DAY_AFTER: Final = re.compile(r" (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?(?!\w)
 _DAY_BEFORE: Final = re.compile(r"(?<![\w-])(\d{1,2})(?:st|nd|rd|th)?(?: of)? $")
 _YEAR_AFTER: Final = re.compile(r",? (\d{4})(?![\w-])")
 _ISO_DATE: Final = re.compile(r"-(?<=(?<![\d-])(\d{4})-)(\d\d)-(\d\d)(?![\d-])")
+# 14/05/2026, 14.05.2026, 14-05-2026 (05/14/2026 when only the first number can be a month).
+# Each starts at its first separator, a literal the engine jumps to; the one or two digits
+# before it are looked back for, one width at a time.
+_NUMERIC_DATES: Final = tuple(
+    (
+        sep,
+        re.compile(
+            rf"\{sep}(?:(?<=(?<![\w.,/-])(\d\d)\{sep})|(?<=(?<![\w.,/-])(\d)\{sep}))"
+            rf"(\d\d?)\{sep}(\d{{4}})(?![\w/-]|[.,]\d)"
+        ),
+    )
+    for sep in "/.-"
+)
 
 
 def _date_key(year: str | None, month: int, day: str) -> str | None:
@@ -327,13 +340,28 @@ def _month_words(scan: str) -> Iterator[re.Match[str]]:
 
 
 def date_entities(text: str, scan: str | None = None) -> Iterator[Entity]:
-    """ISO dates (``2026-09-28``) and written ones (``28 September``, ``Sept. 28, 2026``);
+    """ISO dates (``2026-09-28``), numeric ones with a year (``28/09/2026``, ``28.09.2026``,
+    ``09/28/2026``; one that reads both ways, ``05/06/2026``, is not a date here) and written
+    ones (``28 September``, ``Sept. 28, 2026``);
     a date without a year has the key ``date:--MM-DD`` (``scan``: ``text``'s ASCII copy)."""
     scan = ascii_copy(text) if scan is None else scan
     for m in _ISO_DATE.finditer(scan):
         key = _date_key(m[1], int(m[2]), m[3])
         if key is not None:
             yield Entity("date", "date", text[m.start(1) : m.end()], key, m.start(1))
+    for sep, regex in _NUMERIC_DATES:
+        if sep not in scan:
+            continue
+        for m in regex.finditer(scan):
+            first, second = int(m[1] or m[2]), int(m[3])
+            if second > 12 >= first and sep != ".":
+                first, second = second, first  # month first: 05/14/2026
+            elif first <= 12 and sep != ".":
+                continue  # 05/06/2026 reads both ways: no guess
+            key = _date_key(m[4], second, str(first))
+            if key is not None:
+                start = m.start(1) if m[1] else m.start(2)
+                yield Entity("date", "date", text[start : m.end()], key, start)
     for m in _month_words(scan):
         start, month = m.start(), _MONTHS[m[1]]
         if not _free_before(text, start, "-"):
