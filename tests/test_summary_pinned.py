@@ -83,7 +83,8 @@ ENTITIES = {
     # conversation touched, not every identifier of a listing nor of a dict keyed by them
     # (expected.touched).
     "retail": ("c2ca00a52f58872d", "b2917050614a6fe4"),
-    "telecom": ("67319f620eee2249", "d30a1d884136f305"),
+    # Then (issue 13 item 4) a key named by an identifier noun names an id: a device's "imei".
+    "telecom": ("8d43793cb7c97c56", "84e8c1b976b6ba82"),
 }
 
 
@@ -115,7 +116,7 @@ PROBLEMS = {
     # then shorter ones (a fact's id, required fields and status; writes as verb phrases;
     # a promise to act now that a later action kept left to its decision).
     "retail": "50d5f4398c3991e4",
-    "telecom": "07182959885a2b0c",
+    "telecom": "c41e29a1324423ff",  # and the "imei" a record must now keep
 }
 
 
