@@ -36,7 +36,7 @@ def test_the_worked_example() -> None:
     assert record.goal == "My order A-1001 still hasn't arrived. What's going on?"
     assert [i.sources for i in record.facts] == [("e02", "e03")]
     # One item per thing read: what it is, its identifier and key fields, not the raw result.
-    assert record.facts[0].text.startswith("Order A-1001: status shipped")
+    assert record.facts[0].text.startswith("Order A-1001: shipped 2026-09-28")
     (decision,) = record.decisions
     assert decision.sources == ("e05", "e06")
     # What it did to which object, then what changed: a verb phrase, not the tool's name.
@@ -390,7 +390,7 @@ def test_a_read_object_is_one_item_and_a_write_says_what_it_did() -> None:
     assert record is not None
     # Read twice, one fact citing both reads; the meal is not a key field.
     assert [(i.text, i.sources) for i in record.facts] == [
-        ("Booking Q7ZK2M: status confirmed, paid 142.0", ("e2", "e3", "e4", "e5"))
+        ("Booking Q7ZK2M: confirmed, paid 142.0", ("e2", "e3", "e4", "e5"))
     ]
     # The status the verb says already is not repeated.
     assert [(i.text, i.sources) for i in record.decisions] == [

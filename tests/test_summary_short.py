@@ -7,7 +7,14 @@ from typing import Any
 
 from agentlog import Content, Event, Part
 from agentlog.summary import ExtractiveSummarizer, SummaryRecord
-from agentlog.summary.record._extract import action_of, args_text, goal_text, shown_amount
+from agentlog.summary.record._extract import (
+    action_of,
+    args_text,
+    fields_text,
+    goal_text,
+    promise_part,
+    shown_amount,
+)
 
 
 def ev(eid: str, author: str, part: Part) -> Event:
@@ -48,7 +55,7 @@ def test_a_fact_shows_the_id_what_the_record_keeps_and_one_status() -> None:
     ]
     (fact,) = record_of(events).facts
     # The name, e-mail and tier are the cited result's to show, not the record's.
-    assert fact.text == "User ana_lima_4410: status active, payment card_7731904"
+    assert fact.text == "User ana_lima_4410: active, payment card_7731904"
     assert fact.sources == ("e2", "e3")
 
 
@@ -153,3 +160,68 @@ def test_a_promise_to_act_now_that_a_later_action_kept_is_its_decision() -> None
 def test_a_request_that_refers_back_reads_with_the_sentence_before_it() -> None:
     said = "My mobile data fails. It keeps stopping every few minutes and I need it fast again."
     assert goal_text(said, 100) == said
+
+
+def test_a_promise_said_again_later_is_kept_once_the_later_one() -> None:
+    events = [
+        ev("e1", "user", Part(text="Please return the bicycle from order #W3916020.")),
+        ev(
+            "e2",
+            "agent",
+            Part(
+                text="I have located your account. The refund will reach your card "
+                "ending in 8484. Reply yes to confirm, and I'll process this immediately."
+            ),
+        ),
+        call("e3", "return_order_items", {"order_id": "#W3916020"}, "c1"),
+        answer("e4", "return_order_items", {"status": "return requested"}, "c1"),
+        ev(
+            "e5",
+            "agent",
+            Part(text="Done: the refund will reach your card ending in 8484 within 5 days."),
+        ),
+    ]
+    record = record_of(events)
+    # A lookup reported, a promise to act that the return kept, and the earlier wording of
+    # the refund promise are not commitments; the later wording, which says when, is.
+    assert [(c.text, c.sources) for c in record.commitments] == [
+        ("The refund will reach your card ending in 8484 within 5 days.", ("e5",))
+    ]
+
+
+def test_a_promise_keeps_its_promising_clauses_and_the_deadline() -> None:
+    assert promise_part("I'm sorry about the delay; it is on its way to you.") == (
+        "It is on its way to you."
+    )
+    said = "Refund RF-1 goes back to your Visa; banks post it within 5 to 7 business days."
+    assert promise_part(said) == said
+    assert promise_part("Great news: you'll get a label.") == "You'll get a label."
+    assert promise_part("Booked: you'll get a text.") == "Booked: you'll get a text."
+
+
+def test_a_field_reads_without_what_its_value_shows() -> None:
+    fields = [
+        ("status", "shipped"),
+        ("shipped_on", "2026-09-28"),
+        ("contract_end_date", "2026-12-31"),
+        ("voucher_id", "voucher_61877"),
+        ("order_status", "pending"),
+        ("total", "84.0"),
+    ]
+    assert fields_text(fields) == (
+        "shipped 2026-09-28, contract end 2026-12-31, voucher_61877, pending, total 84.0"
+    )
+
+
+def test_a_prose_result_that_names_what_it_read_stands_alone() -> None:
+    events = [
+        ev("e1", "user", Part(text="My data is slow.")),
+        call("e2", "check_data_saver", {}, "c1"),
+        answer("e3", "check_data_saver", {"result": "Data Saver is turned ON."}, "c1"),
+        call("e4", "check_sim_status", {}, "c2"),
+        answer("e5", "check_sim_status", {"result": "Everything looks fine here."}, "c2"),
+    ]
+    assert [f.text for f in record_of(events).facts] == [
+        "Data Saver is turned ON.",
+        "Checked sim status: Everything looks fine here.",
+    ]

@@ -8,15 +8,18 @@ from collections.abc import Collection, Iterable, Iterator
 from typing import Any, Final
 
 from agentlog.summary.record._scan import amount_key
+from agentlog.summary.record._words import content_words, forms, word_set
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.learned import identifier_shaped, is_id_key
 
 __all__ = [
     "READ_VERBS",
+    "Said",
     "action_of",
     "args_text",
     "is_status_key",
     "prose_of",
+    "says_what_it_did",
     "shown_amount",
     "SALIENT_KEYS",
     "WRITE_VERBS",
@@ -24,6 +27,7 @@ __all__ = [
     "failed",
     "fields_text",
     "goal_text",
+    "has_deadline",
     "holds",
     "kept_fields",
     "is_lookup",
@@ -32,6 +36,8 @@ __all__ = [
     "names_something",
     "needs_context",
     "payload_text",
+    "drop_lead_in",
+    "promise_part",
     "scalar",
     "sentences",
     "thing_of",
@@ -90,8 +96,13 @@ _PROMISE: Final = re.compile(
     r"|\bgoes back to\b|\b(?:is|are) (?:refunded|credited) to\b"
 )
 _NOT_PROMISE: Final = re.compile(
-    r"^(?:let me|feel free)\b|\blet me know\b|^please\b[^;]*$", re.IGNORECASE
+    r"^(?:let me|feel free)\b|\blet me know\b|^please\b[^;]*$"
+    r"|^(?:i|we)(?:['\u2019]ve| have) (?:\w+ )?(?:verified|located|found|checked|looked|reviewed"
+    r"|pulled|confirmed|identified|authenticated)\b",
+    re.IGNORECASE,
 )
+"""Not a promise: an offer ("let me know"), a request, and a lookup reported ("I have located
+your account")."""
 # A conditional is a promise when it names what is promised ("once we receive the jacket,
 # we'll refund $12.00"), not when it only describes the next step ("once you confirm, I'll
 # proceed").
@@ -205,6 +216,109 @@ def is_promise(sentence: str) -> bool:
         and _NOT_PROMISE.search(sentence) is None
         and (_CONDITIONAL.match(sentence) is None or names_something(sentence))
     )
+
+
+_LEAD_IN: Final = re.compile(
+    r"^(?:done|noted|sure|ok(?:ay)?|great|perfect|all set|got it|alright|(?:good|great) news"
+    r"|update|note|heads up)[:!,] (?=\S)",
+    re.IGNORECASE,
+)
+"""An interjection before a colon that opens a message ("Done: ...", "Good news: ..."): it
+says nothing what follows does not."""
+_CLAUSE: Final = re.compile(r"; ")
+
+
+def has_deadline(text: str) -> bool:
+    """Whether ``text`` says when (``within 5 to 7 business days``, ``by 23 February``)."""
+    return _DEADLINE.search(text) is not None
+
+
+def drop_lead_in(sentence: str) -> str:
+    """``sentence`` without its lead-in (``Done: ``), capitalised."""
+    sentence = _LEAD_IN.sub("", sentence, count=1)
+    return sentence[:1].upper() + sentence[1:]
+
+
+_NUMBER_WORD: Final = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few)"
+_DEADLINE: Final = re.compile(
+    rf"\b(?:within|in|after) {_NUMBER_WORD}(?: (?:to|or|-) {_NUMBER_WORD})?(?: \w+)? "
+    r"(?:minutes?|hours?|days?|weeks?|months?)\b"
+    rf"|\b(?:by|until|before|on) (?:\d|{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)",
+    re.IGNORECASE,
+)
+"""A deadline (``within 5 to 7 business days``, ``by 23 February``): a clause saying when a
+promise is kept is part of it."""
+
+
+def promise_part(sentence: str) -> str:
+    """The part of a promising sentence that promises: its lead-in ("Done:") left out, and,
+    of its clauses (cut at semicolons), those that promise, each with the clause before it
+    when it reads only with it ("I'm sorry about the delay; it is on its way": the second);
+    the whole sentence when no clause promises alone."""
+    sentence = drop_lead_in(sentence)
+    clauses = _CLAUSE.split(sentence)
+    if len(clauses) > 1:
+        kept: list[str] = []
+        for i, clause in enumerate(clauses):
+            promises = _PROMISE.search(clause.lower()) and not _NOT_PROMISE.search(clause)
+            if not promises and not has_deadline(clause):
+                continue
+            before = clauses[i - 1] if i > 0 else ""
+            if before and before not in kept and needs_context(clause) and names_something(before):
+                kept.append(before)
+            kept.append(clause)
+        if kept:
+            sentence = "; ".join(kept)
+    sentence = sentence.strip()
+    return sentence[:1].upper() + sentence[1:]
+
+
+_FIGURE: Final = re.compile(r"[#\w][\w/-]*\d[\w/-]*(?:[.,]\d+)*")
+
+
+def _figures(text: str) -> set[str]:
+    """The tokens of ``text`` that hold a digit (identifiers, amounts, dates), case folded and
+    numbers as their value (``$1,234.50``: ``1234.5``)."""
+    found = set()
+    for token in _FIGURE.findall(text):
+        plain = token.replace(",", "")
+        try:
+            found.add(str(float(plain)).removesuffix(".0"))
+        except ValueError:
+            found.add(token.casefold())
+    return found
+
+
+class Said:
+    """What a record's items say so far: their words (in any inflection) and figures, to ask
+    whether a text would say anything new."""
+
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.words: set[str] = set()
+        self.figures: set[str] = set()
+        for text in texts:
+            self.add(text)
+
+    def add(self, text: str) -> None:
+        self.words |= word_set(text)
+        self.figures |= _figures(text)
+
+    def repeats(self, text: str, other: str) -> bool:
+        """Whether ``text`` says next to nothing ``other`` and these items do not: every
+        figure of it is said, and at most a third of its content words are said by neither."""
+        if not _figures(text) <= self.figures | _figures(other):
+            return False
+        words = content_words(text)
+        theirs = word_set(other)
+        new = sum(forms(w).isdisjoint(theirs) for w in words)
+        return new <= len(words) // 3
+
+    def holds(self, text: str) -> bool:
+        """Whether every content word (in some inflection) and every figure of ``text`` is
+        said already."""
+        return _figures(text) <= self.figures and all(
+            not forms(w).isdisjoint(self.words) for w in content_words(text)
+        )
 
 
 def names_something(sentence: str) -> bool:
@@ -362,11 +476,35 @@ _FIELD_CHARS: Final = 120
 def fields_text(fields: Iterable[tuple[str, str]]) -> str:
     """``key value, ...`` with keys as words (a result's or message's value alone; an
     identifier's key without its ``id``), amounts of float maths at cents."""
+    pairs = list(fields)
+    keys = {w for k, _ in pairs if not is_status_key(k) for w in words_of(k).split()}
     parts = []
-    for k, v in fields:
-        named = "" if k in _BARE_KEYS else _ID_WORD.sub("", words_of(k))
+    for k, v in pairs:
+        if is_status_key(k) and set(v.casefold().split()) <= keys:
+            continue  # "shipped" beside "shipped on 2026-09-28" says it twice
+        named = field_name(k, v)
         parts.append(f"{named} {shown_amount(v)}" if named else shown_amount(v))
     return ", ".join(parts)
+
+
+_WHEN_WORD: Final = re.compile(r"(?:^| )(?:date|dates|at|on|time|datetime|day)$")
+"""The last word of a key naming a time, which a date shows it is (``shipped on 2026-09-28``
+reads ``shipped 2026-09-28``)."""
+_DATE_VALUE: Final = re.compile(r"^\d{4}-\d\d-\d\d")
+
+
+def field_name(key: str, value: str) -> str:
+    """How a field's key reads before its value: as words, without what the value shows
+    itself (a status's key, an identifier's ``id``, a date's ``date`` or ``on``, a word the
+    value repeats: ``voucher voucher_61877``); empty when nothing is left."""
+    if key in _BARE_KEYS or is_status_key(key):
+        return ""
+    named = _ID_WORD.sub("", words_of(key))
+    if _DATE_VALUE.match(value):
+        named = _WHEN_WORD.sub("", named)
+    if named and set(named.split()) & set(words_of(value).split()):
+        return ""
+    return named
 
 
 _ID_WORD: Final = re.compile(r"(?:^| )(?:id|ids|number|numbers|code|codes)$")
@@ -452,6 +590,20 @@ def args_text(values: Iterable[tuple[str, str]]) -> str:
         parts.append(shown_amount(value))
         i += 1
     return " ".join(parts)
+
+
+_GRAMMAR: Final = frozenset({"by", "for", "of", "the", "to", "a", "an", "on", "in"})
+
+
+def says_what_it_did(prose: str, name: str) -> bool:
+    """Whether a tool's prose result names what the tool acts on (``toggle_airplane_mode``:
+    "Airplane Mode is now OFF"), so that it reads without the tool's name."""
+    words = words_of(name).split()
+    if words and (words[0] in READ_VERBS or words[0] in WRITE_VERBS):
+        words = words[1:]
+    said = word_set(prose)
+    named = [w for w in words if w not in _GRAMMAR and not w.isdigit()]
+    return bool(named) and all(not forms(w).isdisjoint(said) for w in named)
 
 
 def prose_of(payload: Any) -> str | None:

@@ -37,12 +37,15 @@ from typing import Any, Final
 from agentlog.approvals import REQUEST_CONFIRMATION
 from agentlog.events import Event
 from agentlog.summary.record._extract import (
+    Said,
     action_of,
     args_text,
     clip,
+    drop_lead_in,
     failed,
     fields_text,
     goal_text,
+    has_deadline,
     holds,
     is_lookup,
     is_promise,
@@ -52,7 +55,9 @@ from agentlog.summary.record._extract import (
     names_something,
     needs_context,
     payload_text,
+    promise_part,
     prose_of,
+    says_what_it_did,
     scalar,
     sentences,
     thing_of,
@@ -94,11 +99,15 @@ def _same(value: Any) -> Any:
 _LABEL: Final = re.compile(r"(?<![^\s.])([A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}): ")
 """A labelled part of a prose result (``Status Bar: ...``), up to the next label."""
 _DOING: Final = re.compile(
-    r"^(?:(?:ok(?:ay)?|sure|great|right|first)[,!]? )?(?:i|we)(?:['\u2019]ll| will) "
-    r"(?:(?:now|also|first|go ahead and|just) )?([a-z]+)\b",
+    r"(?:^|, (?:and|then) )(?:(?:ok(?:ay)?|sure|great|right|first)[,!]? )?(?:i|we)"
+    r"(?:['\u2019]ll| will) (?:(?:now|also|first|go ahead and|just) )?([a-z]+)\b",
     re.IGNORECASE,
 )
-"""A promise to do something now: "I'll refund ...", its verb."""
+"""A promise to do something now: "I'll refund ...", "reply yes, and I'll process it", its
+verb."""
+_ANY_ACTION: Final = frozenset({"proceed", "process", "handle", "do", "complete", "take"})
+"""Verbs of a promise to act now that name no action: any later write keeps it ("Reply yes and
+I'll process this immediately")."""
 _HANDOVER: Final = ("transfer", "pass", "hand", "connect", "put", "route")
 """The verbs of a promise that a handover keeps ("I'll pass you to our returns team")."""
 _ARG_CHARS: Final = 60
@@ -145,6 +154,9 @@ class _Builder:
         self.decisions: list[SummaryItem] = []
         self.commitments: list[SummaryItem] = []
         self.open_questions: list[SummaryItem] = []
+        # The agents' promises: per message, its sentences, each marked promise or not (the
+        # sentence a promise reads with).
+        self.promised: list[tuple[str, list[tuple[str, bool]]]] = []
         self.calls: dict[str, tuple[str, str, Any]] = {}  # call id: event id, name, args
         # The things read so far: their key fields and cited events, and where their fact is.
         self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
@@ -283,6 +295,8 @@ class _Builder:
         if prose is not None:
             did = self.prose(prose, repeated, sources)
             result = [("", did)] if did else []
+            # What the prose shows of the arguments is said once, in the prose.
+            values = [kv for i, kv in enumerate(values) if i == 0 or kv[1] not in did]
         else:
             result = kept_fields(payload, texts, said | self.said, codes=True)
             verb = action.split(" ", 1)[0].casefold()
@@ -345,6 +359,8 @@ class _Builder:
                 if not said:
                     return  # all of it is a repeated part, which its own fact keeps
                 fields = [("", said)]
+                if says_what_it_did(said, name) and not args:
+                    title = ""  # "Wi-Fi is turned OFF." needs no "Checked wifi status"
             else:
                 fields = kept_fields(found, texts, skip) if isinstance(found, dict) else []
             if not any(v for _, v in fields):
@@ -356,7 +372,8 @@ class _Builder:
             merged = dict(before_fields)
             merged.update(fields)  # the later read says what is true now
             fields, sources = list(merged.items()), [*before_sources, *sources]
-        text = clip(f"{title}: {fields_text(fields)}", self.limit) if fields else title
+        shown = fields_text(fields)
+        text = clip(f"{title}: {shown}" if title else shown, self.limit) if fields else title
         item = self.item(text, sources)
         if item is None:
             return
@@ -466,31 +483,58 @@ class _Builder:
         """The agent's promises in one message, each read with the sentence before it when it
         says nothing on its own ("It will reach your card within five working days")."""
         said = sentences(line.body)
-        last = ""  # the unclipped text of the item the previous sentence ended, if any
+        grows = False  # whether the previous sentence was a promise, which this one may grow
         at = self.order.get(line.event_id, -1)
         for i, sentence in enumerate(said):
             if not is_promise(sentence) or self.kept_at_once(sentence, at):
-                last = ""
+                grows = False
                 continue
-            before = said[i - 1] if i > 0 else ""
-            if last and needs_context(sentence):
-                # The sentence before ended an item: it grows rather than repeats.
-                self.commitments.pop()
-                text = f"{last} {sentence}"
-            elif "?" not in before and names_something(before) and needs_context(sentence):
-                text = f"{before} {sentence}"
+            part = promise_part(sentence)
+            before = drop_lead_in(said[i - 1]) if i > 0 else ""
+            if grows and needs_context(part):
+                self.promised[-1][1].append((part, True))
+            elif "?" not in before and names_something(before) and needs_context(part):
+                self.promised.append((line.event_id, [(before, False), (part, True)]))
             else:
-                text = sentence
-            count = len(self.commitments)
-            self.add(self.commitments, clip(text, self.limit), [line.event_id])
-            last = text if len(self.commitments) > count else ""
+                self.promised.append((line.event_id, [(part, True)]))
+            grows = True
+
+    def new_commitments(self) -> list[SummaryItem]:
+        """The commitments, each promise once: of two that say the same, the later (said after
+        what was done) is kept, and a promise a fact or a decision says already goes; the
+        sentence a promise reads with stays with it."""
+        said = Said(i.text for i in (*self.facts, *self.decisions, *self.open_questions))
+        groups: list[tuple[str, str]] = []
+        later: list[str] = []  # the promises kept so far, from the last
+        for event_id, parts in reversed(self.promised):
+            kept: list[str] = []
+            for text, promise in reversed(parts):
+                needed = bool(kept) and needs_context(kept[-1])  # the next one reads with it
+                if (
+                    promise
+                    and not needed
+                    and (said.holds(text) or any(said.repeats(text, other) for other in later))
+                ):
+                    continue
+                if promise or kept:  # the sentence before goes with the promise it explains
+                    kept.append(text)
+                    later.append(text)
+            if kept:
+                groups.append((event_id, " ".join(reversed(kept))))
+        items: list[SummaryItem] = []
+        for event_id, text in reversed(groups):
+            self.add(items, clip(text, self.limit), [event_id])
+        return items
 
     def kept_at_once(self, sentence: str, at: int) -> bool:
         """Whether a promise to do something now ("I'll refund the second one") is one a
         later action of the session kept: its decision says it."""
-        m = _DOING.match(sentence)
-        return m is not None and any(
-            where > at and verb == m[1].lower() for where, verb in self.done
+        m = _DOING.search(sentence)
+        if m is None or has_deadline(sentence):
+            return False
+        doing = m[1].lower()
+        return any(
+            where > at and (verb == doing or doing in _ANY_ACTION) for where, verb in self.done
         )
 
     def record(self, goal: str) -> SummaryRecord:
@@ -498,7 +542,7 @@ class _Builder:
             goal=goal,
             facts=tuple(self.facts),
             decisions=tuple(self.decisions),
-            commitments=tuple(self.commitments),
+            commitments=tuple(self.new_commitments()),
             open_questions=tuple(self.open_questions),
         )
 
