@@ -19,6 +19,7 @@ from agentlog import __version__
 from agentlog.logs import get_logger
 from agentlog.runner import Runner
 from agentlog.server import health
+from agentlog.server.admissions import AdmitRequests
 from agentlog.server.auth import LOCAL_USER, KeyRing
 from agentlog.server.deps import Server
 from agentlog.server.errors import install_error_handlers
@@ -191,6 +192,8 @@ def create_app(
     app.include_router(health.router)
 
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    # Outside the body limit: a request counts from its arrival, before its body is read.
+    app.add_middleware(AdmitRequests, admissions=server.hub.admissions)
     if cors_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -21,7 +21,7 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from agentlog.events import Event
-from agentlog.server.admissions import Admissions
+from agentlog.server.admissions import Admissions, admitting
 from agentlog.server.frames import Frame, draft_frame
 from agentlog.server.signals import SessionKey, Signals
 
@@ -186,18 +186,24 @@ class TurnHub:
         self._turns: dict[SessionKey, list[LiveTurn]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.admissions = Admissions()
-        """The turns opened and not started: running turns' next steps wait for them."""
+        """The requests and turns arrived and not through: running turns' next steps wait
+        for them (:mod:`.admissions`)."""
 
     def open(self, key: SessionKey) -> LiveTurn:
         """Register a turn about to run on a session, waking whoever waits on it."""
 
         def changed() -> None:
-            self.admissions.settled(turn)
+            self.admissions.settled(arrival)
             self.signals.local(key)
 
         turn = LiveTurn(key, changed)
+        # What the turn is waited for as (:mod:`.admissions`): the request it starts for,
+        # counted since that arrived, or else the turn itself, from now.
+        arrival = admitting() or turn
         queued = self._turns.setdefault(key, [])
-        if not queued:  # one queued behind a turn of its session cannot start before it ends
+        if queued:  # one queued behind a turn of its session cannot start before it ends
+            self.admissions.settled(arrival)
+        elif arrival is turn:
             self.admissions.opened(turn)
         queued.append(turn)
         self.signals.local(key)
