@@ -4,8 +4,10 @@ long turn, letting it lapse when the reader walks away, and closing a dead proce
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,8 +17,8 @@ from agentlog.context import InvocationContext
 from agentlog.errors import InvalidConfigError, SessionBusyError
 from agentlog.events import Content, ErrorCode, Event
 from agentlog.runner import Runner
-from agentlog.sessions.base import SessionService
-from agentlog.sessions.leases import SessionLeases
+from agentlog.sessions.base import Session, SessionService
+from agentlog.sessions.leases import Lease, SessionLeases
 from agentlog.sessions.memory import InMemorySessionService
 from agentlog.sessions.sqlite import SqliteSessionService
 
@@ -152,3 +154,52 @@ async def test_a_compaction_runs_when_the_reader_stops_at_the_answer(
 def test_lease_settings_are_checked_when_the_runner_is_made() -> None:
     with pytest.raises(InvalidConfigError):
         Runner(agent=Slow(name="slow"), session_service=InMemorySessionService(), lease_ttl_s=0)
+
+
+class Watched(InMemorySessionService):
+    """An in-memory store whose lease waits (up to a second) for a load of the session to be
+    under way, and, with ``meddle``, lets another writer store an event just before it."""
+
+    def __init__(self, *, meddle: bool = False) -> None:
+        super().__init__()
+        self.meddle = meddle
+        self.loads = 0
+        self._loading = asyncio.Event()
+
+    async def get_session(self, **kwargs: Any) -> Session:
+        self.loads += 1
+        self._loading.set()
+        return await super().get_session(**kwargs)
+
+    async def acquire_lease(self, **kwargs: Any) -> Lease | None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._loading.wait(), 1.0)
+        await asyncio.sleep(0.01)  # the load that went out first is done by now
+        if self.meddle:
+            key = {k: kwargs[k] for k in ("app_name", "user_id", "session_id")}
+            session = await InMemorySessionService.get_session(self, **key)
+            other = Event(invocation_id="elsewhere", author="other", content=Content.from_text("x"))
+            await self.append_event(session, other)
+        return await super().acquire_lease(**kwargs)
+
+
+async def test_a_turn_loads_its_session_beside_taking_the_lease() -> None:
+    store = Watched()
+    s = await store.create_session(app_name=APP, user_id="u")
+    runner = Runner(agent=Slow(name="slow"), session_service=store)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    assert [e.author for e in await say(runner, s.id)] == ["user", "slow", "slow"]
+    # Had the load waited for the lease, the lease would have waited a second for it.
+    assert loop.time() - began < 0.9
+    assert store.loads == 1  # the load made beside the acquire was the turn's
+
+
+async def test_a_load_made_before_the_lease_is_made_again_when_the_session_moved() -> None:
+    store = Watched(meddle=True)
+    s = await store.create_session(app_name=APP, user_id="u")
+    runner = Runner(agent=Slow(name="slow"), session_service=store)
+    events = await say(runner, s.id)  # no StaleSessionError: the turn saw the other event
+    stored = (await store.get_session(app_name=APP, user_id="u", session_id=s.id)).events
+    assert [e.author for e in stored] == ["other", "user", "slow", "slow"]
+    assert [e.id for e in stored[1:]] == [e.id for e in events]

@@ -49,6 +49,7 @@ from agentlog.logs import get_logger, log_context, set_event
 from agentlog.models.scripted import ScriptError
 from agentlog.run_config import RunConfig
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
+from agentlog.sessions.leases import Lease
 from agentlog.state import TEMP_PREFIX
 from agentlog.turn_lease import COMPACTION_LEASE, TurnLease, hold_session, lease_for
 
@@ -202,15 +203,24 @@ class Runner:
                 if resume is not None:
                     invocation_id = resume[0]
             hold = self._hold(user_id, session_id, invocation_id)
+            loading: asyncio.Future[Session] | None = None
             if hold is not None:
-                await hold.acquire()
+                # The load goes out beside the acquire instead of after it: one round trip
+                # less before the turn's first event (see ``_under_lease``).
+                loading = asyncio.ensure_future(self._load(user_id, session_id))
+                try:
+                    await hold.acquire()
+                except BaseException:
+                    _drop(loading)
+                    raise
             ctx: InvocationContext | None = None
             try:
-                session = await self._load(user_id, session_id)
-                if hold is not None:
-                    session = session.under_lease(hold.lease.token)
-                    if hold.lease.interrupted is not None:
-                        session = await self._close_interrupted(session, hold.lease.interrupted)
+                if hold is not None and loading is not None:
+                    session = await self._under_lease(user_id, session_id, hold.lease, loading)
+                else:
+                    session = await self._load(user_id, session_id)
+                if hold is not None and hold.lease.interrupted is not None:
+                    session = await self._close_interrupted(session, hold.lease.interrupted)
                 # Decided on the session as loaded under the lease, and the answer below is
                 # appended under it: pending, then answered, in one step (agentlog.approvals).
                 resume = resolve_answers(session, new_message)
@@ -279,6 +289,31 @@ class Runner:
             session_id=session_id,
             config=self._load_config,
         )
+
+    async def _under_lease(
+        self, user_id: str, session_id: str, lease: Lease, loading: asyncio.Future[Session]
+    ) -> Session:
+        """The session as ``lease`` found it, under the lease: the load made beside the
+        acquire when it shows the version and creation time the acquire saw (nothing can be
+        stored under a held lease but by its holder, and every change to a session's events
+        or state moves its version), else a load made now."""
+        try:
+            early: Session | None = await loading
+        except Exception:
+            early = None  # made before the lease: whatever it met, a load now decides
+        except BaseException:
+            _drop(loading)
+            raise
+        if (
+            early is not None
+            and lease.version is not None
+            and early.version == lease.version
+            and early.create_time == lease.create_time
+        ):
+            session = early
+        else:
+            session = await self._load(user_id, session_id)
+        return session.under_lease(lease.token)
 
     def _hold(self, user_id: str, session_id: str, invocation_id: str) -> TurnLease | None:
         """The turn's hold on the session lease (``None`` for a store without leases)."""
@@ -448,6 +483,12 @@ class Runner:
                 "actions": event.actions.model_copy(update={"artifact_delta": artifacts}),
             }
         )
+
+
+def _drop(future: asyncio.Future[Any]) -> None:
+    """Cancel ``future``; an error it ends with is not wanted (nor logged as unretrieved)."""
+    future.cancel()
+    future.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 class _SessionLock:

@@ -44,6 +44,16 @@ class Lease(BaseModel):
         description="The invocation of a previous turn whose lease expired without its end "
         "(its process died), for the taker to close; None when the last turn ended.",
     )
+    version: int | None = Field(
+        default=None,
+        ge=0,
+        description="The session's version when the lease was taken, with ``create_time``: "
+        "a load made beside the acquire that shows both is the session as the lease found it "
+        "(None: the store does not say, so load after the acquire).",
+    )
+    create_time: float | None = Field(
+        default=None, description="The session's creation time, as the store recorded it."
+    )
 
 
 class TurnState(BaseModel):

@@ -243,6 +243,8 @@ class InMemorySessionService:
                 invocation_id=invocation_id,
                 expires_at=record.lease_expires,
                 interrupted=interrupted,
+                version=len(record.events),
+                create_time=record.create_time,
             )
 
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:

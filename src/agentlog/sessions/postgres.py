@@ -408,7 +408,8 @@ class PostgresSessionService(PostgresStore):
         # One statement: ``old`` locks the row (a concurrent acquire waits, then reads the row
         # as the winner left it) and ``won`` takes the lease only if it is free or expired.
         (rows,) = await self._write_one(
-            "WITH old AS (SELECT pk, lease_owner, lease_invocation, lease_expires, "
+            "WITH old AS (SELECT pk, lease_owner, lease_invocation, lease_expires, version,"
+            " create_time, "
             + _NOW
             + " AS now FROM sessions WHERE "
             + _WHERE_SESSION
@@ -418,13 +419,13 @@ class PostgresSessionService(PostgresStore):
             " FROM old WHERE s.pk = old.pk"
             " AND (old.lease_owner IS NULL OR old.lease_expires < old.now)"
             " RETURNING s.lease_token, s.lease_expires)"
-            " SELECT old.lease_owner, old.lease_invocation, won.lease_token, won.lease_expires"
-            " FROM old LEFT JOIN won ON true",
+            " SELECT old.lease_owner, old.lease_invocation, won.lease_token, won.lease_expires,"
+            " old.version, old.create_time FROM old LEFT JOIN won ON true",
             (app_name, user_id, session_id, owner, invocation_id, ttl_s),
         )
         if not rows:
             raise SessionNotFoundError(app_name, user_id, session_id)
-        ((held_by, held_for, token, expires),) = rows
+        ((held_by, held_for, token, expires, version, create_time),) = rows
         if token is None:
             return None
         return Lease(
@@ -436,6 +437,8 @@ class PostgresSessionService(PostgresStore):
             invocation_id=invocation_id,
             expires_at=expires,
             interrupted=held_for if held_by is not None else None,
+            version=version,
+            create_time=create_time,
         )
 
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:

@@ -587,13 +587,13 @@ def _acquire(
 ) -> Lease | None:
     # Under the write lock, so the read and the update are one step for every process.
     row = conn.execute(
-        "SELECT pk, lease_owner, lease_invocation, lease_expires, lease_token FROM sessions"
-        " WHERE app_name = ? AND user_id = ? AND session_id = ?",
+        "SELECT pk, lease_owner, lease_invocation, lease_expires, lease_token, version,"
+        " create_time FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?",
         (app_name, user_id, sid),
     ).fetchone()
     if row is None:
         raise SessionNotFoundError(app_name, user_id, sid)
-    pk, held_by, held_for, expires, token = row
+    pk, held_by, held_for, expires, token, version, create_time = row
     now = time.time()
     if held_by is not None and expires >= now:
         return None
@@ -612,6 +612,8 @@ def _acquire(
         invocation_id=invocation_id,
         expires_at=now + ttl_s,
         interrupted=held_for if held_by is not None else None,
+        version=version,
+        create_time=create_time,
     )
 
 

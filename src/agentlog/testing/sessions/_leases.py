@@ -53,6 +53,15 @@ class LeaseTests(ConformanceBase):
         assert second.token > first.token
         assert second.interrupted is None  # the first turn ended: released
 
+    async def test_a_lease_tells_the_version_and_creation_it_found(
+        self, store: SessionService
+    ) -> None:
+        s = await store.create_session(app_name=APP, user_id="u1")
+        s = await store.append_event(s, _event(text="one"))
+        lease = await _acquire(store, s.id, "inv-a")
+        assert lease is not None
+        assert (lease.version, lease.create_time) == (1, s.create_time)
+
     async def test_concurrent_acquires_one_wins(self, store: SessionService) -> None:
         s = await store.create_session(app_name=APP, user_id="u1")
         results = await asyncio.gather(*(_acquire(store, s.id, f"inv-{i}") for i in range(8)))
