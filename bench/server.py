@@ -21,6 +21,11 @@ Everything goes to 127.0.0.1; one round per backend, and ``--timeout`` bounds ea
 Progress goes to stderr, the table to stdout. With ``AGENTLOG_BENCH_PROFILE=PREFIX`` each of
 agentlog's servers runs under cProfile and writes ``PREFIX-sqlite.prof`` or
 ``PREFIX-pg.prof`` when stopped (its CPU figures are then the profiler's, not the server's).
+With ``--timeline`` each of agentlog's servers also records, per turn, when its request
+arrived, its store calls began and ended and its first frame was written (the clocks of
+both processes are the machine's monotonic clock), and the bench prints, for the burst,
+the median moment of each from the client's sending of the message: where a first event's
+time goes, between the client, the server's event loop and the store.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     import httpx
@@ -78,12 +83,12 @@ def serve(db: str, schema: str | None, port: int) -> None:
 
         store = SqliteSessionService(db)
     runner = Runner(agent=refund_desk(), session_service=store)
-    app = create_app(runner, close_store_on_shutdown=True)
+    app: Any = create_app(runner, close_store_on_shutdown=True)
     profile = os.environ.get("AGENTLOG_BENCH_PROFILE")
-    if not profile:
+    timeline = os.environ.get(TIMELINE_ENV)
+    if not profile and not timeline:
         uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
         return
-    import cProfile
     import signal
 
     def stopped(signum: int, frame: object) -> None:
@@ -91,6 +96,17 @@ def serve(db: str, schema: str | None, port: int) -> None:
 
     # uvicorn raises the SIGTERM it stopped on again once it has shut down: end with it.
     signal.signal(signal.SIGTERM, stopped)
+    if timeline:
+        marks: list[tuple[str, str, float, float]] = []
+        app = _recording(app, store, marks)
+        if not profile:
+            try:
+                uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
+            finally:
+                Path(timeline).write_text(json.dumps(marks))
+            return
+    import cProfile
+
     # A profile of the whole server's life (warm-up and burst), written when it is stopped.
     profiler = cProfile.Profile()
     profiler.enable()
@@ -99,6 +115,90 @@ def serve(db: str, schema: str | None, port: int) -> None:
     finally:
         profiler.disable()
         profiler.dump_stats(f"{profile}-{'pg' if schema else 'sqlite'}.prof")
+
+
+TIMELINE_ENV: Final = "AGENTLOG_BENCH_TIMELINE"
+"""Where a server writes its marks (``--timeline``): set by the bench for its child."""
+
+_STORE_CALLS: Final = ("acquire_lease", "get_session", "append_event")
+
+
+def _recording(app: Any, store: Any, marks: list[tuple[str, str, float, float]]) -> Any:
+    """``app`` and ``store`` recording (what, session id, began, ended) into ``marks``: each
+    lease, load and append, each request (``request``, keyed by path) and the first body
+    write of each response (``written``)."""
+    clock = time.perf_counter
+
+    def timed(name: str, call: Any, session_of: Any) -> Any:
+        async def recorded(*args: Any, **kwargs: Any) -> Any:
+            began = clock()
+            try:
+                return await call(*args, **kwargs)
+            finally:
+                marks.append((name, session_of(args, kwargs), began, clock()))
+
+        return recorded
+
+    for name in _STORE_CALLS:
+        session_of = (
+            (lambda a, k: a[0].id) if name == "append_event" else (lambda a, k: k["session_id"])
+        )
+        # On the instance: the store's class, and what isinstance finds in it, stay as they are.
+        setattr(store, name, timed(name, getattr(store, name), session_of))
+
+    async def recorded_app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        path, began, first = scope["path"], clock(), [True]
+
+        async def sending(message: Any) -> None:
+            await send(message)
+            if first[0] and message["type"] == "http.response.body" and message.get("body"):
+                first[0] = False
+                marks.append(("written", path, began, clock()))
+
+        try:
+            await app(scope, receive, sending)
+        finally:
+            marks.append(("request", path, began, clock()))
+
+    return recorded_app
+
+
+def timeline(marks: list[tuple[str, str, float, float]], clients: list[Client]) -> list[str]:
+    """The median moment (ms after the client sent its message) of each step of a burst's
+    turns before their first event, from a server's ``marks`` and the clients' clocks."""
+    turns: dict[str, dict[str, tuple[float, float]]] = {}
+    for name, key, began, ended in marks:
+        if name in ("request", "written"):
+            if not key.endswith("/messages"):
+                continue
+            key = key.split("/")[2]
+        steps = turns.setdefault(key, {})
+        steps.setdefault(name, (began, ended))  # the first of each: a turn's first append
+    steps_of = [
+        ("request arrives", "request", 0),
+        ("lease begins", "acquire_lease", 0),
+        ("load begins", "get_session", 0),
+        ("lease done", "acquire_lease", 1),
+        ("load done", "get_session", 1),
+        ("user's append begins", "append_event", 0),
+        ("user's append done", "append_event", 1),
+        ("first frame written", "written", 1),
+    ]
+    moments: dict[str, list[float]] = {label: [] for label, _, _ in steps_of}
+    moments["first event read"] = []
+    for client in clients:
+        steps = turns.get(client.session_id, {})
+        if client.error is not None or any(step not in steps for _, step, _ in steps_of):
+            continue
+        for label, step, end in steps_of:
+            moments[label].append((steps[step][end] - client.sent_at) * 1000)
+        moments["first event read"].append(client.first_s * 1000)
+    if not moments["first event read"]:
+        return []
+    return [f"{label} {percentile(values, 50):.1f}" for label, values in moments.items() if values]
 
 
 def free_port() -> int:
@@ -119,6 +219,7 @@ class Server:
         logfile: Path,
         adk_agents: Path | None = None,
         python: str = sys.executable,
+        timeline: Path | None = None,
     ) -> None:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
@@ -128,9 +229,16 @@ class Server:
         command = [python, "-m", "bench.server", *serve_as, "--port", str(self.port)]
         if schema:
             command += ["--schema", schema]
+        env = None
+        if timeline is not None and adk_agents is None:
+            env = {**os.environ, TIMELINE_ENV: str(timeline)}
         with logfile.open("wb") as out:
             self.process = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, cwd=WORKDIR.parent.parent
+                command,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=WORKDIR.parent.parent,
+                env=env,
             )
 
     async def ready(self, wait_s: float) -> None:
@@ -191,6 +299,9 @@ class Client:
     kinds: dict[str, int] = field(default_factory=dict)
     answered: bool = False
     error: str | None = None
+    session_id: str = ""
+    sent_at: float = 0.0
+    """When the message was sent (``time.perf_counter``)."""
 
     @property
     def rate(self) -> float:
@@ -211,8 +322,8 @@ async def one_client(http: httpx.AsyncClient, start: asyncio.Event, system: str)
     try:
         created = await http.post("/sessions", json={})
         created.raise_for_status()
-        session_id = created.json()["id"]
-        sent = time.perf_counter()
+        session_id = seen.session_id = created.json()["id"]
+        sent = seen.sent_at = time.perf_counter()
         url = f"/sessions/{session_id}/messages"
         async with http.stream("POST", url, json={"text": MESSAGE}) as response:
             response.raise_for_status()
@@ -299,6 +410,8 @@ class Result:
     server_cpu_s: float | None = None
     client_cpu_s: float | None = None
     system: str = "agentlog"
+    timeline: list[str] = field(default_factory=list)
+    """With ``--timeline``: the median moment of each step before a first event."""
 
     @property
     def ok(self) -> list[Client]:
@@ -338,7 +451,8 @@ async def bench_backend(
 
         adk_agents = write_agents(run_dir / "adk-agents")
     python = args.adk_python if system == "google-adk" else sys.executable
-    server = Server(db, schema, run_dir / f"{system}-{backend}.log", adk_agents, python)
+    marks = run_dir / f"{system}-{backend}-timeline.json" if args.timeline else None
+    server = Server(db, schema, run_dir / f"{system}-{backend}.log", adk_agents, python, marks)
     name = f"{system} {backend}"
     try:
         await server.ready(60)
@@ -362,9 +476,11 @@ async def bench_backend(
         if server_cpu is not None and server_cpu_after is not None:
             result.server_cpu_s = server_cpu_after - server_cpu
         log(f"{name}: {result.turns_per_s:,.0f} turns/s")
-        return [*results, result]
     finally:
-        server.stop()
+        server.stop()  # a server with a timeline writes its marks as it stops
+    if marks is not None and marks.exists():
+        result.timeline = timeline(json.loads(marks.read_text()), result.clients)
+    return [*results, result]
 
 
 def create_schema(dsn: str, schema: str) -> None:
@@ -430,16 +546,20 @@ def report(results: list[Result], notes: list[str]) -> bool:
             for kind, count in client.kinds.items():
                 kinds[kind] = kinds.get(kind, 0) + count
         errors = sorted({c.error for c in result.clients if c.error})
-        cpu = ", ".join(
+        cpu_text = ", ".join(
             f"{who} CPU {seconds:.2f} s ({seconds / result.wall_s:.0%})"
             for who, seconds in (("server", result.server_cpu_s), ("clients", result.client_cpu_s))
             if seconds is not None
         )
         print(
             f"{result.system} {result.backend}, {result.load}: round {result.wall_s:.2f} s, "
-            f"{cpu}; SSE events {json.dumps(kinds, sort_keys=True)}"
+            f"{cpu_text}; SSE events {json.dumps(kinds, sort_keys=True)}"
             + (f"; errors: {errors[:3]}" if errors else "")
         )
+        if result.timeline:
+            print(
+                f"  timeline, median ms after sending: {', '.join(result.timeline)}",
+            )
     met = True
     print("Targets (issue 15):")
     for label, value, ok_ in targets(results):
@@ -522,7 +642,7 @@ async def main_async(args: argparse.Namespace) -> int:
             notes.append(f"google-adk {version}'s api_server, run by {args.adk_python}.")
     load, sync = os.getloadavg()[0], disk_sync_ms(run_dir)
     try:
-        for system in systems:
+        for system in [] if args.no_sqlite else systems:
             log(f"{system} SQLite: start")
             db = str(run_dir / f"{system}.db")
             try:
@@ -573,8 +693,14 @@ def main() -> None:
         help="PostgreSQL (env AGENTLOG_BENCH_POSTGRES_DSN)",
     )
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
+    parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     parser.add_argument("--keep", action="store_true", help="keep bench/.work/server-PID")
     parser.add_argument("--no-adk", action="store_true", help="skip google-adk's api_server")
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="print where agentlog's first events' time goes (the server records each turn)",
+    )
     parser.add_argument(
         "--adk-python",
         help="the interpreter that runs google-adk's api_server (default: .venv-bench's, "
