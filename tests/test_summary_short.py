@@ -12,6 +12,8 @@ from agentlog.summary.record._extract import (
     args_text,
     fields_text,
     goal_text,
+    is_promise,
+    part_holding,
     promise_part,
     shown_amount,
 )
@@ -55,7 +57,7 @@ def test_a_fact_shows_the_id_what_the_record_keeps_and_one_status() -> None:
     ]
     (fact,) = record_of(events).facts
     # The name, e-mail and tier are the cited result's to show, not the record's.
-    assert fact.text == "User ana_lima_4410: active, payment card_7731904"
+    assert fact.text == "User ana_lima_4410: active, card_7731904"
     assert fact.sources == ("e2", "e3")
 
 
@@ -225,3 +227,31 @@ def test_a_prose_result_that_names_what_it_read_stands_alone() -> None:
         "Data Saver is turned ON.",
         "Checked sim status: Everything looks fine here.",
     ]
+
+
+def test_an_address_reads_as_one_field() -> None:
+    fields = [
+        ("order_id", "#W2840175"),
+        ("address1", "44 Larch Court"),
+        ("address2", "Apt 3B"),
+        ("city", "Duluth"),
+        ("zip", "55802"),
+        ("payment_method_id", "credit_card_2290413"),
+    ]
+    assert fields_text(fields) == (
+        "order #W2840175, address 44 Larch Court, Apt 3B, Duluth, 55802, credit_card_2290413"
+    )
+
+
+def test_an_offer_of_help_is_no_commitment() -> None:
+    assert not is_promise("To fix your data, I\u2019ll guide you through a few quick checks.")
+    assert not is_promise("I'll help you troubleshoot the issue.")
+    assert is_promise("I'll help you with that and email you the label.")
+    assert is_promise("I'll help you by Friday.")
+
+
+def test_an_entity_kept_from_prose_keeps_only_the_part_that_holds_it() -> None:
+    said = "XY127 costs $26.00 more; XY131 costs $9.00 more."
+    assert part_holding(said, ["26.00"]) == "XY127 costs $26.00 more"
+    assert part_holding(said, ["26.00", "9.00"]) == said
+    assert part_holding("Found it: order #W9. Fine.", ["#W9"]) == "Found it: order #W9. Fine."

@@ -4,7 +4,7 @@ how a tool payload becomes one line of text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 from agentlog.summary.record._scan import amount_key
@@ -35,6 +35,7 @@ __all__ = [
     "is_state_changing",
     "names_something",
     "needs_context",
+    "part_holding",
     "payload_text",
     "drop_lead_in",
     "promise_part",
@@ -103,6 +104,14 @@ _NOT_PROMISE: Final = re.compile(
 )
 """Not a promise: an offer ("let me know"), a request, and a lookup reported ("I have located
 your account")."""
+_HELPING: Final = re.compile(
+    r"^(?:\w+,? ){0,12}?(?:i|we)(?:['\u2019]ll| will) (?:\w+ )?(?:help|guide|walk|assist"
+    r"|troubleshoot|go through|take you through)\b(?!.*\b(?:and|then) (?:(?:i|we)(?:['\u2019]ll"
+    r"| will) )?(?:email|send|call|text|refund|ship|issue|credit|cancel|book|contact|follow)\b)",
+    re.IGNORECASE,
+)
+"""A promise of help in the conversation itself ("I'll guide you through a few checks"): what
+follows in the session is its keeping, not a commitment to the customer."""
 # A conditional is a promise when it names what is promised ("once we receive the jacket,
 # we'll refund $12.00"), not when it only describes the next step ("once you confirm, I'll
 # proceed").
@@ -214,6 +223,7 @@ def is_promise(sentence: str) -> bool:
         and not sentence.endswith(":")  # it introduces a list ("Here's what I'll do:")
         and _PROMISE.search(sentence.lower()) is not None
         and _NOT_PROMISE.search(sentence) is None
+        and (_HELPING.search(sentence) is None or has_deadline(sentence))
         and (_CONDITIONAL.match(sentence) is None or names_something(sentence))
     )
 
@@ -226,6 +236,28 @@ _LEAD_IN: Final = re.compile(
 """An interjection before a colon that opens a message ("Done: ...", "Good news: ..."): it
 says nothing what follows does not."""
 _CLAUSE: Final = re.compile(r"; ")
+
+
+_PART: Final = re.compile(r"(?<=\w[;:]) (?=\S)")
+_PART_WORDS: Final = 4
+"""A part of a sentence shorter than this many words does not read alone."""
+
+
+def part_holding(sentence: str, held: Sequence[str]) -> str:
+    """The shortest run of a sentence's parts (cut at semicolons and colons) holding every
+    one of ``held``, when it reads alone; else the sentence. "XY127 costs $26.00 more; XY131
+    costs $9.00 more", for $26.00: its first part."""
+    parts = _PART.split(sentence)
+    best = sentence
+    for i in range(len(parts)):
+        for j in range(i + 1, len(parts) + 1):
+            run = " ".join(parts[i:j])
+            if len(run) < len(best) and all(h in run for h in held):
+                if len(run.split()) >= _PART_WORDS:
+                    best = run
+                break
+    best = best.rstrip(";:")
+    return best[:1].upper() + best[1:]
 
 
 def has_deadline(text: str) -> bool:
@@ -476,7 +508,7 @@ _FIELD_CHARS: Final = 120
 def fields_text(fields: Iterable[tuple[str, str]]) -> str:
     """``key value, ...`` with keys as words (a result's or message's value alone; an
     identifier's key without its ``id``), amounts of float maths at cents."""
-    pairs = list(fields)
+    pairs = _addresses(list(fields))
     keys = {w for k, _ in pairs if not is_status_key(k) for w in words_of(k).split()}
     parts = []
     for k, v in pairs:
@@ -485,6 +517,30 @@ def fields_text(fields: Iterable[tuple[str, str]]) -> str:
         named = field_name(k, v)
         parts.append(f"{named} {shown_amount(v)}" if named else shown_amount(v))
     return ", ".join(parts)
+
+
+_ADDRESS_PARTS: Final = frozenset(
+    {"address", "street", "city", "town", "state", "province", "region", "county", "zip",
+     "postcode", "postal", "country"}
+)  # fmt: skip
+"""First words of the keys of an address's parts (``address1``, ``city``, ``zip``)."""
+
+
+def _addresses(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``pairs`` with each run of an address's parts as one ``address`` field (``address 44
+    Larch Court, Apt 3B, Duluth, MN, 55802``)."""
+    out: list[tuple[str, str]] = []
+    run: list[tuple[str, str]] = []
+    for k, v in [*pairs, ("", "")]:
+        words = words_of(k).split()
+        if words and words[0] in _ADDRESS_PARTS:
+            run.append((k, v))
+            continue
+        out.extend([("address", ", ".join(v for _, v in run))] if len(run) > 1 else run)
+        run = []
+        if k or v:
+            out.append((k, v))
+    return out
 
 
 _WHEN_WORD: Final = re.compile(r"(?:^| )(?:date|dates|at|on|time|datetime|day)$")
@@ -504,7 +560,14 @@ def field_name(key: str, value: str) -> str:
         named = _WHEN_WORD.sub("", named)
     if named and set(named.split()) & set(words_of(value).split()):
         return ""
+    if _WORDED_ID.match(value):
+        return ""  # credit_card_8554680 says what it is
     return named
+
+
+_WORDED_ID: Final = re.compile(r"^(?=[a-z]*[a-z]{3})[a-z]+(?:_[a-z]+)*_\d{3,}(?:, |$)")
+"""An identifier spelled as words and a number (``credit_card_8554680``, ``voucher_61877``):
+it reads without its key."""
 
 
 _ID_WORD: Final = re.compile(r"(?:^| )(?:id|ids|number|numbers|code|codes)$")

@@ -54,6 +54,7 @@ from agentlog.summary.record._extract import (
     kept_fields,
     names_something,
     needs_context,
+    part_holding,
     payload_text,
     promise_part,
     prose_of,
@@ -116,6 +117,15 @@ _ANSWER_CHARS: Final = 100
 """A lookup's answer with nothing the record must keep is cut to about this many."""
 
 
+_ERROR_WORD: Final = re.compile(r"^\s*error\b\W*", re.IGNORECASE)
+"""How an error message opens ("Error: User not found"), which "failed" says."""
+
+
+def _each(values: Iterable[str]) -> set[str]:
+    """Shown values, and each of a joined list's (``IPX4, IPX7``): each is said."""
+    return {part for v in values for part in (v, *v.split(", "))}
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -161,6 +171,7 @@ class _Builder:
         # The things read so far: their key fields and cited events, and where their fact is.
         self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
         self.thing_at: dict[tuple[str, str], int] = {}
+        self.thing_title: dict[tuple[str, str], str] = {}
         self.said: set[str] = set()  # values an item already shows: a record says each once
         # A repeated labelled part of prose results: its latest value and the events citing it.
         self.last_shown: dict[str, tuple[str, list[str]]] = {}
@@ -215,8 +226,9 @@ class _Builder:
                     error = payload.get("error") if isinstance(payload, dict) else None
                     why = str(error) if isinstance(error, str) else ""
                     why = why or payload_text(payload, self.limit // 2, texts, self.patterns)
-                    head = _capital(self.act(words_of(name), values))
-                    self.add(self.facts, clip(f"{head}; failed: {why}", self.limit), sources)
+                    why = _ERROR_WORD.sub("", why, count=1)
+                    head = _capital(" ".join(filter(None, (words_of(name), args_text(values)))))
+                    self.add(self.facts, clip(f"{head} failed: {why}", self.limit), sources)
                 elif is_state_changing(name) or (event.actions.state_delta and not is_lookup(name)):
                     self.write(name, values, payload, texts, sources, repeated)
                 else:
@@ -296,15 +308,32 @@ class _Builder:
             did = self.prose(prose, repeated, sources)
             result = [("", did)] if did else []
             # What the prose shows of the arguments is said once, in the prose.
-            values = [kv for i, kv in enumerate(values) if i == 0 or kv[1] not in did]
+            values = [kv for kv in values if is_id_key(kv[0]) or kv[1] not in did]
         else:
             result = kept_fields(payload, texts, said | self.said, codes=True)
             verb = action.split(" ", 1)[0].casefold()
             # A status the verb says already ("Cancelled order: status cancelled") goes.
             result = [kv for kv in result if not (is_status_key(kv[0]) and kv[1] == verb)]
         self.add(self.decisions, clip(self.act(action, values, result), self.limit), sources)
+        target = next((v for k, v in values if is_id_key(k)), None)
+        if target is not None:
+            self.changed(("thing", target.casefold()))
         self.done.append((self.order.get(sources[0], -1), words_of(name).split(" ", 1)[0]))
-        self.said |= said | {v for _, v in result}
+        self.said |= said | _each(v for _, v in result)
+
+    def changed(self, key: tuple[str, str]) -> None:
+        """A thing read, then written: its fact's status was true when read, not now (the
+        write's decision says what it is), so it goes."""
+        at = self.things.get(key)
+        if at is None or not any(is_status_key(k) for k, _ in at[0]):
+            return
+        fields = [kv for kv in at[0] if not is_status_key(kv[0])]
+        title = self.thing_title[key]
+        text = clip(f"{title}: {fields_text(fields)}", self.limit) if fields else title
+        item = self.item(text, at[1])
+        if item is not None:
+            self.facts[self.thing_at[key]] = item
+            self.things[key] = (fields, at[1])
 
     @staticmethod
     def act(
@@ -383,7 +412,8 @@ class _Builder:
             self.thing_at[key] = len(self.facts)
             self.facts.append(item)
         self.things[key] = (fields, list(item.sources))
-        self.said |= {v for _, v in fields}
+        self.thing_title[key] = title
+        self.said |= _each(v for _, v in fields)
         if key[0] == "thing":
             self.said.add(key_shown)
 
@@ -476,7 +506,7 @@ class _Builder:
             if "?" not in before and names_something(before):
                 # A question mostly asks about what was just offered ("Would you like both?").
                 sentence = f"{before} {sentence}"
-            text = f"{line.author} asked, with no answer yet: {sentence}"
+            text = f"{line.author} asked: {sentence}"
             self.add(self.open_questions, clip(text, self.limit), [line.event_id])
 
     def promises(self, line: TranscriptLine) -> None:
@@ -573,7 +603,8 @@ class _Builder:
                                 self.instructions is None or not self.instructions.search(sentence)
                             )
                         ):
-                            chosen.append(sentence)
+                            held = [x.entity.text for x in entities if x.entity.text in sentence]
+                            chosen.append(part_holding(sentence, held))
             # A sentence chosen for its entities is kept whole unless it is very long.
             text = " ".join(clip(s, max(self.limit, 600)) for s in chosen)
             left = [x.entity.shown() for x in entities if x.entity.text not in text]
