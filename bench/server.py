@@ -187,12 +187,15 @@ def timeline(marks: list[tuple[str, str, float, float]], clients: list[Client]) 
         ("user's append done", "append_event", 1),
         ("first frame written", "written", 1),
     ]
-    moments: dict[str, list[float]] = {label: [] for label, _, _ in steps_of}
+    moments: dict[str, list[float]] = {"client writes the request": []}
+    moments |= {label: [] for label, _, _ in steps_of}
     moments["first event read"] = []
     for client in clients:
         steps = turns.get(client.session_id, {})
         if client.error is not None or any(step not in steps for _, step, _ in steps_of):
             continue
+        if client.written_at:
+            moments["client writes the request"].append((client.written_at - client.sent_at) * 1000)
         for label, step, end in steps_of:
             moments[label].append((steps[step][end] - client.sent_at) * 1000)
         moments["first event read"].append(client.first_s * 1000)
@@ -302,6 +305,8 @@ class Client:
     session_id: str = ""
     sent_at: float = 0.0
     """When the message was sent (``time.perf_counter``)."""
+    written_at: float = 0.0
+    """When httpx began writing the request to the socket (after building it)."""
 
     @property
     def rate(self) -> float:
@@ -325,7 +330,16 @@ async def one_client(http: httpx.AsyncClient, start: asyncio.Event, system: str)
         session_id = seen.session_id = created.json()["id"]
         sent = seen.sent_at = time.perf_counter()
         url = f"/sessions/{session_id}/messages"
-        async with http.stream("POST", url, json={"text": MESSAGE}) as response:
+
+        async def trace(event: str, info: object) -> None:
+            # httpcore's trace extension: the moment the client begins writing the request.
+            if event == "http11.send_request_headers.started":
+                seen.written_at = time.perf_counter()
+
+        extensions = {"trace": trace}
+        async with http.stream(
+            "POST", url, json={"text": MESSAGE}, extensions=extensions
+        ) as response:
             response.raise_for_status()
             name, data = "message", False
             async for line in response.aiter_lines():
