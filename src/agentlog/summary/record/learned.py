@@ -7,12 +7,15 @@ one of them. The session says what its identifiers are, by how its tools use the
 an identifier of the session when it is, in the rendered transcript:
 
 1. **under a key that names an identifier**, in a tool call or a tool result: the key's last
-   word (``booking_id``, ``orderNumber``, ``confirmation_code``, ``ref``, ``record_locator``)
+   word (``booking_id``, ``orderNumber``, ``confirmation_code``, ``ref``, ``record_locator``,
+   or a noun that is an identifier by itself: ``sku``, ``tracking``, ``iban``, ``imei``)
    is one of :data:`ID_KEY_WORDS`, and no word of it says the value is an attribute code
    (``zip_code``, ``country_code``, ``status_code``: :data:`NOT_ID_KEY_WORDS`). Lists under
    such a key (``order_ids``) count element by element;
-2. **a tool call's argument** that looks like an identifier (see below) or is an e-mail
-   address: what the agent passed to a tool is what the tool works on;
+2. **a tool call's argument** (a string, or a string in a list) that looks like an
+   identifier (see below), is a string of six digits or more (a tracking or account number:
+   an amount or a count is passed as a number) or is an e-mail address: what the agent passed
+   to a tool is what the tool works on;
 3. **identifier-shaped and in both a tool result and a message** (the customer's or an
    agent's text): an id the tools returned and the conversation names.
 
