@@ -92,6 +92,37 @@ async def test_a_write_that_raises_in_a_batch_fails_alone(
     assert _stored(tmp_path / "g.db") == list(range(5))  # 1000 rolled back to its savepoint
 
 
+async def test_many_writers_at_once_take_turns_in_two_halves(
+    commits: GroupCommit, tmp_path: Path
+) -> None:
+    # 200 writers, each awaiting its write before the next: written all in one batch, every
+    # writer would wait for every commit and the disk for every writer. Split in two halves
+    # (the older first), each half prepares its next writes while the other is committed,
+    # and no write ever waits for more than the batch before its own.
+    batch_of: dict[int, list[int]] = {}
+
+    def recorded(writer: int, n: int) -> Callable[[sqlite3.Connection], int]:
+        def write(conn: sqlite3.Connection) -> int:
+            conn.execute("INSERT INTO rows (n) VALUES (?)", (n,))
+            batch_of.setdefault(writer, []).append(commits.batches)
+            return n
+
+        return write
+
+    async def writer(w: int) -> None:
+        for round_ in range(4):
+            assert await commits.write(recorded(w, round_ * 1000 + w)) == round_ * 1000 + w
+
+    await asyncio.gather(*(writer(w) for w in range(200)))
+    assert commits.batches == 8
+    assert commits.writes == 800
+    assert [batch_of[w][0] for w in range(200)] == [0] * 100 + [1] * 100
+    for w in range(200):
+        first = batch_of[w][0]
+        assert batch_of[w] == [first, first + 2, first + 4, first + 6]
+    assert len(_stored(tmp_path / "g.db")) == 800
+
+
 async def test_callers_are_answered_only_once_the_batch_commits(
     commits: GroupCommit, tmp_path: Path
 ) -> None:

@@ -6,7 +6,10 @@ joins it, then hands what gathered to the store as one batch. Writers arriving w
 is being written wait for the next one, which a task hands over as soon as the one before it
 is done, and so on until none is left (or, when the store can write several batches at once,
 another leader starts the next batch beside it). So a lone writer costs one loop iteration,
-and many writers share each batch without anyone choosing a batch size or a delay.
+and many writers share each batch without anyone choosing a batch size or a delay. A store
+writing one batch at a time may ask for a large gathering to be split in two (``split_at``):
+then the two halves take turns, each preparing its next writes while the other's commit
+waits for the disk.
 
 The store's ``commit`` answers every write of a batch: its result, or :class:`Failed` with
 the error that write alone raises; when ``commit`` raises, every write of the batch fails with
@@ -59,6 +62,12 @@ class Batcher(Generic[W]):
         in_flight: how many batches may be written at once (``commit`` must then take
             several calls at a time). With two, the writers of one batch make their next
             writes while the other batch is written, instead of everyone waiting in turn.
+        split_at: for a store that writes one batch at a time: a batch of at least this
+            many writes, gathered while nothing is being written, is written as two, the
+            older half first. Then the writers of each half make their next writes while the
+            other half waits for the disk, and they stay two cohorts that take turns, rather
+            than one whose writers all wait for every commit (and a commit for all of them).
+            ``None``: never split.
     """
 
     def __init__(
@@ -69,14 +78,18 @@ class Batcher(Generic[W]):
         alone: Callable[[W], Any] | None = None,
         copy_error: Callable[[BaseException], BaseException] = lambda exc: exc,
         in_flight: int = 1,
+        split_at: int | None = None,
     ) -> None:
         if in_flight < 1:
             raise ValueError("in_flight must be at least 1")
+        if split_at is not None and split_at < 2:
+            raise ValueError("split_at must be at least 2")
         self._commit = commit
         self._alone = alone
         self._closed_error = closed_error
         self._copy_error = copy_error
         self._in_flight = in_flight
+        self._split_at = split_at
         self._queue: list[_Pending[W]] = []
         self._gathering = False
         """Whether a leader is waiting one loop iteration for company."""
@@ -130,7 +143,7 @@ class Batcher(Generic[W]):
         task. A batch that is the leader's ``own`` write alone (with no ``alone``) is
         returned instead, for the leader to write itself: a task for one write costs more
         than the write's own bookkeeping."""
-        batch = self._take()
+        batch = self._take(self._split_at if not self._writing else None)
         if batch and len(batch) == 1 and self._alone is not None:
             outcome = self._alone(batch[0].write)
             if outcome is not NOT_ALONE:
@@ -169,9 +182,15 @@ class Batcher(Generic[W]):
             else:
                 self._finished()
 
-    def _take(self) -> list[_Pending[W]]:
-        batch = self._queue[:_MAX_BATCH]
-        del self._queue[:_MAX_BATCH]
+    def _take(self, split_at: int | None = None) -> list[_Pending[W]]:
+        """The next batch: the oldest writes queued, up to :data:`_MAX_BATCH` (half of them,
+        from ``split_at`` queued on)."""
+        n = len(self._queue)
+        size = _MAX_BATCH
+        if split_at is not None and n >= split_at:
+            size = min(size, (n + 1) // 2)
+        batch = self._queue[:size]
+        del self._queue[:size]
         return batch
 
     async def _write_batches(self, batch: list[_Pending[W]]) -> None:

@@ -6,7 +6,10 @@ Writers that arrive together are committed together:
 
 1. The writes are gathered into batches as they arrive (:mod:`agentlog._stores.batching`):
    those ready in one loop iteration form a batch, and those arriving while it is written
-   form the next, written as soon as the one before it is durable.
+   form the next, written as soon as the one before it is durable. Many writers gathered
+   while nothing is being written are written as two batches (``split_at``), so their
+   writers stay two cohorts taking turns: one prepares its next writes (and their
+   statements) while the other's ``COMMIT`` waits for the disk.
 2. A batch of several first runs whole under one ``SAVEPOINT``, consecutive writes of one kind
    together when that kind can (a ``many`` staticmethod: one ``executemany`` per statement
    rather than a call per write). If any write raises, the batch goes back to that savepoint
@@ -67,6 +70,7 @@ class GroupCommit:
             closed_error=worker.closed_error,
             alone=self._write_inline if inline is not None else None,
             copy_error=_copy,
+            split_at=_SPLIT_AT,
         )
         self.batches = 0
         """Transactions committed or rolled back so far (one per batch)."""
@@ -220,6 +224,11 @@ def _together(conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
         i = j
     return outcomes
 
+
+_SPLIT_AT: Final = 64
+"""Writes gathered at once that are written as two batches (``Batcher``'s ``split_at``): so
+many that preparing half of them takes about as long as a commit's fsync, which the next
+half's writers then spend preparing instead of waiting."""
 
 _START_WAIT: Final = 0.002
 """Seconds the loop waits at most for the worker to begin a batch's ``COMMIT``."""
