@@ -207,6 +207,19 @@ def test_an_identifier_noun_key_a_digit_string_and_a_list_argument_name_identifi
     assert "0420" not in got  # a short code passed is not an identifier
 
 
+def test_an_identifier_joined_by_dots_is_learned_from_its_key_only() -> None:
+    invoice = {"invoice_no": "INV.2031.0042", "site_ref": "shop.example.com", "doc_id": "3.14"}
+    events = [
+        event(1, "user", Part(text="Please resend my invoice.")),
+        event(2, "agent", Part.from_function_call("get_invoice", {"v": "1.5GB"}, "c1")),
+        event(3, "get_invoice", Part.from_function_response("get_invoice", invoice, "c1")),
+        event(4, "agent", Part(text="Invoice INV.2031.0042 is on its way.")),
+    ]
+    got = found(events)
+    assert "INV.2031.0042" in got
+    assert not {"shop.example.com", "3.14", "1.5GB"} & got
+
+
 def slash_id_session() -> list[Event]:
     case = {"case_ref": "INC/2031/77120", "opened": "2031-03-02", "fee": 40.0}
     return [

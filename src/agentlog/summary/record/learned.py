@@ -22,7 +22,8 @@ an identifier of the session when it is, in the rendered transcript:
 A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a leading ``#``
 allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
 or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; runs joined by
-``/`` count when one holds a digit (``CLM/2026/004431``); dates (``14/05/2026``), fractions,
+``/`` count when one holds a digit (``CLM/2026/004431``), and under a key runs joined by
+``.`` with a letter and a digit (``INV.2026.0042``); dates (``14/05/2026``), fractions,
 times and quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the
 shape is stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a
 letter, or digit runs joined by ``_`` or ``-``), since no key vouches for the value.
@@ -97,7 +98,7 @@ _SLASHED: Final = re.compile(
 _EMAIL: Final = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _NOT_ID: Final = re.compile(
     r"\d{4}[-/]\d\d?(?:[-/]\d\d?)?|\d\d?[-/]\d\d?(?:[-/]\d{2}(?:\d\d)?)?"
-    r"|\d+(?:st|nd|rd|th|[kmbgtp]b?|kg|mg|lbs?|oz|ml|l|km|mi|cm|mm|in|ft|yd|qt|gal|pk|pcs"
+    r"|\d+(?:\.\d+)?(?:st|nd|rd|th|[kmbgtp]b?|kg|mg|lbs?|oz|ml|l|km|mi|cm|mm|in|ft|yd|qt|gal|pk|pcs"
     r"|hrs?|min|s|ms|am|pm|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)",
     re.IGNORECASE,
 )
@@ -120,15 +121,21 @@ def is_id_key(key: str) -> bool:
 
 def _is_identifier(value: str) -> bool:
     """Whether a value under an identifier key is one (see the module docstring)."""
+    if "@" in value:
+        return _EMAIL.fullmatch(value) is not None
     bare = value.lstrip("#")
     core = bare.replace("_", "").replace("-", "")
     if "/" in core:  # ``CLM/2026/004431``: runs joined by "/", one holding a digit
         if "//" in bare or not any(c.isdigit() for c in core):
             return False
         core = core.replace("/", "")
+    if "." in core:  # ``INV.2026.0042``: runs joined by ".", with a letter and a digit
+        core = core.replace(".", "")
+        if ".." in bare or core.isdigit() or core.isalpha():
+            return False  # ``12.50``, ``example.com``
     # String methods, not regular expressions: thousands of values per long session.
-    if not (core.isascii() and core.isalnum()) or bare[:1] in "_-/" or bare[-1:] in "_-/":
-        return "@" in value and _EMAIL.fullmatch(value) is not None
+    if not (core.isascii() and core.isalnum()) or bare[:1] in "_-/." or bare[-1:] in "_-/.":
+        return False
     if core.isalpha():
         return bare.isupper() or core != bare  # all capitals, or words joined by "_" or "-"
     return (core == bare and core.isdigit()) or _NOT_ID.fullmatch(bare) is None
