@@ -255,3 +255,17 @@ def test_an_entity_kept_from_prose_keeps_only_the_part_that_holds_it() -> None:
     assert part_holding(said, ["26.00"]) == "XY127 costs $26.00 more"
     assert part_holding(said, ["26.00", "9.00"]) == said
     assert part_holding("Found it: order #W9. Fine.", ["#W9"]) == "Found it: order #W9. Fine."
+
+
+def test_a_lookup_that_found_a_thing_is_folded_into_its_fact() -> None:
+    user = {"user_id": "ana_lima_4410", "email": "ana@example.org", "payment_id": "card_7731904"}
+    events = [
+        ev("e1", "user", Part(text="I'm ana@example.org; my card card_7731904 was charged.")),
+        call("e2", "find_user_id_by_email", {"email": "ana@example.org"}, "c1"),
+        answer("e3", "find_user_id_by_email", {"result": "ana_lima_4410"}, "c1"),
+        call("e4", "get_user", {"user_id": "ana_lima_4410"}, "c2"),
+        answer("e5", "get_user", user, "c2"),
+    ]
+    (fact,) = record_of(events).facts
+    assert fact.text == "User ana_lima_4410 (ana@example.org): card_7731904"
+    assert fact.sources == ("e2", "e3", "e4", "e5")

@@ -172,6 +172,8 @@ class _Builder:
         self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
         self.thing_at: dict[tuple[str, str], int] = {}
         self.thing_title: dict[tuple[str, str], str] = {}
+        # Lookups that answered one identifier: the answer, where its fact is, what was asked.
+        self.answers: dict[str, tuple[int, str, tuple[str, ...]]] = {}
         self.said: set[str] = set()  # values an item already shows: a record says each once
         # A repeated labelled part of prose results: its latest value and the events citing it.
         self.last_shown: dict[str, tuple[str, list[str]]] = {}
@@ -413,6 +415,9 @@ class _Builder:
             self.facts.append(item)
         self.things[key] = (fields, list(item.sources))
         self.thing_title[key] = title
+        if key[0] != "thing" and len(fields) == 1 and " " not in fields[0][1]:
+            asked = args_text(values)  # "Found user id by email ana@x.org: ana_lima_4410"
+            self.answers[fields[0][1].casefold()] = (self.thing_at[key], asked, item.sources)
         self.said |= _each(v for _, v in fields)
         if key[0] == "thing":
             self.said.add(key_shown)
@@ -567,10 +572,27 @@ class _Builder:
             where > at and (verb == doing or doing in _ANY_ACTION) for where, verb in self.done
         )
 
+    def found_things(self) -> list[SummaryItem]:
+        """The facts, a lookup that found a thing's identifier folded into the fact of the
+        thing it found (``User ana_lima_4410 (ana@x.org): ...``, citing the lookup too)."""
+        facts: list[SummaryItem | None] = list(self.facts)
+        for answer, (at, asked, sources) in self.answers.items():
+            key = ("thing", answer)
+            if key not in self.things or self.thing_at[key] <= at:
+                continue
+            fields, cited = self.things[key]
+            fields = [kv for kv in fields if kv[1] not in asked]  # said in the title
+            title = self.thing_title[key] + (f" ({asked})" if asked else "")
+            text = clip(f"{title}: {fields_text(fields)}", self.limit) if fields else title
+            item = self.item(text, [*sources, *cited])
+            if item is not None:
+                facts[self.thing_at[key]], facts[at] = item, None
+        return [f for f in facts if f is not None]
+
     def record(self, goal: str) -> SummaryRecord:
         return SummaryRecord(
             goal=goal,
-            facts=tuple(self.facts),
+            facts=tuple(self.found_things()),
             decisions=tuple(self.decisions),
             commitments=tuple(self.new_commitments()),
             open_questions=tuple(self.open_questions),
