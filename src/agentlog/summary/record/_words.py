@@ -100,6 +100,47 @@ _BY_HINT: Final = {
 searched only for the markers of the words it holds, each search from a literal space."""
 _MARKER_HINTS: Final = frozenset(_BY_HINT)
 
+_HEDGES: Final = re.compile(
+    r" (?:provisional(?:ly)?|tentative(?:ly)?|conditional(?:ly)?|preliminar(?:y|ily)|prov"
+    r"|likely|unlikely|probabl[ey]|possibl[ey]|maybe|perhaps|presumabl[ey]|supposedly"
+    r"|reportedly|allegedly|apparently|expected|estimated|proposed|draft|partial(?:ly)?"
+    r"|partly|in part|in principle|tb[cdac]|to be \w+|may|might|could|should|would"
+    r"|will|unconfirmed|unverified)(?= )"
+)
+"""Words that hedge what their clause says without naming a condition ("provisionally
+approved", "approved in principle", "approved, see terms", "to be confirmed", "may be
+waived"): English adverbs, adjectives and modal verbs of doubt, never a domain's words."""
+_HEDGE_HINTS: Final = frozenset(
+    {
+        *("provisional", "provisionally", "tentative", "tentatively", "conditional", "prov"),
+        *("conditionally", "preliminary", "preliminarily", "likely", "unlikely", "probably"),
+        *("probable", "possibly", "possible", "maybe", "perhaps", "presumably", "presumable"),
+        *("supposedly", "reportedly", "allegedly", "apparently", "expected", "estimated"),
+        *("proposed", "draft", "partial", "partially", "partly", "part", "principle", "tbc"),
+        *("tbd", "tba", "may", "might", "could", "should", "would", "will"),
+        *("unconfirmed", "unverified"),
+    }
+)
+"""A word of each hedge (:data:`_HEDGES` is searched only in a text holding one)."""
+_ASKED: Final = ("required", "needed", "pending", "awaiting", "requested")
+_ASKED_HINTS: Final = frozenset(_ASKED)
+_ASKED_AFTER: Final = re.compile(rf"(?<=[^\W_])[_-](?:{'|'.join(_ASKED)})(?![\w-])")
+_IDENT_START: Final = re.compile(r"[\w-]*$")
+"""The identifier an ending of :data:`_ASKED_AFTER` closes, searched back from it."""
+"""An identifier that ends by saying its thing is asked for, not had (``approval_required``,
+``waiver_requested``, ``refund-pending``): its words read as conditional. (A marker inside an
+identifier otherwise conditions what follows it: ``cancel_pending_order``.)"""
+_SEE: Final = re.compile(r"[-,(:] *see ")
+"""A reference that the value holds only on terms said elsewhere ("approved - see terms",
+"approved (see policy)"), not a "see" of prose ("I see it was approved")."""
+_HEDGE_MARKS: Final = ("?", "*", "\u2020", "\u2021")
+"""Marks that hedge the value they end (a question, a footnote: "approved*", "approved?")."""
+_HEDGE_END: Final = re.compile('["\n\u23ce;!?\\[\\]{}]|\\.(?![\\d\\w])')
+"""Where a hedge's reach ends: a string's quote, a sentence's end (a full stop before a space,
+not an abbreviation's ``prov.`` inside a word, nor a decimal point; a question mark; a line
+break, which the transcript shows as ``⏎``), a bracket."""
+_HEDGE_START: Final = re.compile(f".*(?:{_HEDGE_END.pattern})", re.DOTALL)
+
 
 _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("failed", "failure")}
 """Words a tool writes for what a record says otherwise (a result ``{"error": ...}`` failed)."""
@@ -145,37 +186,45 @@ _WIDE_WORD_BYTES: Final = bytes(c if c >= 0x80 else _WORD_BYTES[c] for c in rang
 _LETTERS: Final = re.compile(r"[^\W\d_]+")
 
 
-def _runs(text: str) -> list[str]:
+def _runs(text: str, hedged: bool = True) -> list[str]:
     """The runs of letters of ``text``, folded, ``n't`` read as ``not``."""
-    return _spaced(text).split()
+    return _spaced(text, hedged).split()
 
 
-def _spaced(text: str) -> str:
-    """``text`` folded, ``n't`` read as ``not``, every character but a letter a space."""
+def _spaced(text: str, hedged: bool = True) -> str:
+    """``text`` folded, ``n't`` read as ``not``, every character but a letter a space (and,
+    unless not ``hedged``, what a hedge reaches conditional)."""
     folded = fold(text)
     if "n't" in folded or "n\u2019t" in folded:
         folded = _NOT.sub(" not", folded)
     if folded.isascii():  # a translate in C, several times faster than the regex
         spaced = folded.encode("ascii").translate(_WORD_BYTES).decode("ascii")
-        return _conditioned(spaced, _clauses(folded, spaced))
+        return _conditioned(spaced, _clauses(folded, spaced, hedged))
     # Mostly ASCII, with a few distinct wider characters: each that is not a letter becomes a
     # space (one scan in C each), and the ASCII ones that are not letters too, by the same
     # translate on the text as UTF-8 (every byte of a wider character is >= 0x80, kept).
+    letters = folded
     for char in wide_chars(folded):
         if not _is_letter(char):
-            folded = folded.replace(char, " ")
-    raw = folded.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
+            letters = letters.replace(char, " ")
+    raw = letters.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
     spaced = raw.decode("utf-8", "surrogatepass")
-    return _conditioned(spaced, _clauses(folded, spaced))
+    return _conditioned(spaced, _clauses(folded, spaced, hedged))
 
 
-def _clauses(folded: str, spaced: str) -> list[tuple[int, int]]:
+def _clauses(folded: str, spaced: str, hedge: bool = True) -> list[tuple[int, int]]:
     """The spans of the conditions of ``folded``, from its spacing ``spaced``, which keeps every
     character's place (markers are found there, whole: ``refund_if_approved`` has one, as
     every character but a letter is a space there; a clause's ends are found here)."""
-    hints = _MARKER_HINTS.intersection(spaced.split())
+    words = set(spaced.split())
+    hints = _MARKER_HINTS.intersection(words)
+    hedged = _hedges(folded, spaced, words) if hedge else []
+    if not _ASKED_HINTS.isdisjoint(words):
+        asked = [(_ident_start(folded, m.start()), m.end()) for m in _ASKED_AFTER.finditer(folded)]
+        if asked:
+            hedged = _merged(hedged, asked)
     if not hints:  # most texts: one split and a look-up each
-        return []
+        return hedged
     padded = f" {spaced} "
     markers = sorted(
         (m for h in hints for m in _BY_HINT[h].finditer(padded)), key=lambda m: m.start()
@@ -196,7 +245,50 @@ def _clauses(folded: str, spaced: str) -> list[tuple[int, int]]:
         last = stop.start() if stop is not None else len(folded)
         if start < last:
             spans.append((start, last))
-    return spans
+    return _merged(spans, hedged) if hedged else spans
+
+
+def _hedges(folded: str, spaced: str, words: set[str]) -> list[tuple[int, int]]:
+    """The spans a hedge reaches: each hedge word or mark conditions its whole clause, before
+    and after it, up to a string's quote or a sentence's end (:data:`_HEDGE_END`)."""
+    spans: list[tuple[int, int]] = []
+    if not _HEDGE_HINTS.isdisjoint(words) or (" to be " in spaced and "be" in words):
+        # In the padded text a match starts at the space before the word: its place here.
+        for m in _HEDGES.finditer(f" {spaced} "):
+            stop = _HEDGE_END.search(folded, m.end())  # past an abbreviation's full stop
+            spans.append((_clause_start(folded, m.start()), stop.start() if stop else len(folded)))
+    if "see" in words:
+        for m in _SEE.finditer(folded):
+            stop = _HEDGE_END.search(folded, m.end())
+            spans.append((_clause_start(folded, m.start()), stop.start() if stop else len(folded)))
+    for mark in _HEDGE_MARKS:  # a mark hedges what comes before it, up to it
+        if mark in folded:
+            spans += [(_clause_start(folded, i), i) for i, c in enumerate(folded) if c == mark]
+    return _merged(spans) if spans else spans
+
+
+def _ident_start(folded: str, point: int) -> int:
+    """Where the identifier that runs up to ``point`` starts (looked for in the 80 characters
+    before it: an identifier is shorter)."""
+    start = max(0, point - 80)
+    head = _IDENT_START.search(folded[start:point])
+    return start + head.start() if head is not None else point
+
+
+def _clause_start(folded: str, point: int) -> int:
+    begun = _HEDGE_START.match(folded, 0, point)
+    return begun.end() if begun is not None else 0
+
+
+def _merged(*groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of spans, sorted, none overlapping."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(s for group in groups for s in group):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _conditioned(spaced: str, clauses: list[tuple[int, int]]) -> str:
@@ -235,9 +327,10 @@ def letters_of(text: str) -> str:
     return f" {_spaced(text)} "
 
 
-def word_set(text: str) -> set[str]:
-    """Every word of ``text`` (folded), stop words included: the event side."""
-    return set(_runs(text))
+def word_set(text: str, hedged: bool = True) -> set[str]:
+    """Every word of ``text`` (folded), stop words included: the event side (``hedged``: the
+    words a hedge reaches read as conditional)."""
+    return set(_runs(text, hedged))
 
 
 def content_words(text: str) -> set[str]:

@@ -42,12 +42,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import partial
 from typing import Any, Final, Literal
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event
 from agentlog.summary.record._scan import amount_key, date_entities
-from agentlog.summary.record._words import NEGATED, forms, letters_of, word_set
+from agentlog.summary.record._words import (
+    NEGATED,
+    STOP_WORDS,
+    content_words,
+    forms,
+    letters_of,
+    word_set,
+)
 from agentlog.summary.record.carried import CarriedItem, compaction_items, handoff_items
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
 from agentlog.summary.record.expected import ParsedTranscript
@@ -84,9 +92,15 @@ _SAYS_NO: Final = r"no|n|false|none|null|nil|nope|never|n/a|na|-+|0(?:\.0+)?"
 _DENIED: Final = (
     r"denied|rejected|declined|refused|pending|missing|unknown|tbd|ineligible|unapproved"
     r"|disapproved|revoked|withdrawn|expired|invalid|(?:not|no|never) [^\"]*"
+    # Not yet so, or not wholly: asked for, waiting, being looked at, in doubt.
+    r"|awaiting|waiting|on hold|held|(?:under|in) review|requested|in progress|in process"
+    r"|queued|processing|submitted|to be [a-z]+|tb[ca]|undecided|unclear|unsure|partial"
+    r"|partially|tentative|provisional|conditional|open|escalated|unconfirmed|unverified"
+    r"|suspended|cancell?ed|on ?going|deferred|postponed"
 )
-"""A string that says a predicate's key is not so (``"refund_approved": "pending"``), though
-for another key it is a state like any (``"status": "rejected"``)."""
+"""A string that says a predicate's key is not so (``"refund_approved": "pending"``, "on
+hold", "requested"), though for another key it is a state like any (``"status": "rejected"``,
+``"status": "processing"``)."""
 _NO_STRING: Final = rf'" *(?i:({_SAYS_NO})|({_DENIED}))?[ .!]*"'
 _NOT_SO: Final = re.compile(
     r'"([^"]*)": (?:false|null|0(?:\.0+)?(?![\d.])|\[\]|\{\}'
@@ -104,6 +118,12 @@ _DENIES: Final = re.compile(rf'": \[?" *(?i:{_DENIED})[ .!]*"')
 _NO_VALUE: Final = re.compile(_NOT_SO.pattern.removeprefix('"([^"]*)"'))
 """The value alone (from the ``:`` after its key): it starts with a literal, so the engine
 jumps from one candidate to the next instead of trying every key."""
+_OBJECT_KEY: Final = re.compile(r'"([^"\\]*(?:al|ion|ance|ence)[^"\\]*)": \{', re.IGNORECASE)
+"""A key whose value is an object, and that may name a decision (:func:`_names_decision`)."""
+_BRACES: Final = re.compile(r'"(?:[^"\\]|\\.)*+"|[{}]')
+_SAYS_NO_INSIDE: Final = re.compile(r'": (?:false|\[?" *(?i:no|n|false|none|never|nope)[ .!]*"\]?)')
+"""A value inside an object that says no (not ``null``, ``0`` nor ``""``: a field left empty
+says nothing of the decision the object records)."""
 _KEY_WORDS: Final = re.compile(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])")
 _DECISION_ENDS: Final = ("al", "ion", "ance", "ence")
 """English suffixes of a noun naming an act (approval, decision, acceptance, consent aside)."""
@@ -131,6 +151,12 @@ _MAX_DEPTH: Final = 8
 _QUOTED: Final = 4
 """Consecutive words of a user's message from which a decision's text quotes the customer."""
 _CONTAINERS: Final = (dict, list, tuple)
+_FIRST_WORDS: Final = re.compile(r"[a-z0-9]{3,}")
+_LETTER_RUNS: Final = re.compile(r"[^\W\d_]+")
+_ECHO_WORDS: Final = 4
+"""Content words from which a payload's string that holds only the user's words is an echo."""
+_ECHO: Final = re.compile(rf'"[^"\\ ]*+(?: [^"\\ ]*+){{{_ECHO_WORDS - 1},}}+"')
+"""A string of :data:`_ECHO_WORDS` words or more, as rendered JSON spells it (a key's too)."""
 _WHOLE: Final = {"max_tool_chars": 1 << 40, "max_text_chars": 1 << 40, "max_array_items": 1 << 40}
 
 
@@ -164,9 +190,9 @@ class Unit:
     a payload, and most cited events are checked without encoding it again.
     """
 
-    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_folded", "_letters", "_lists",
-                 "_own", "_payload", "_scoped", "_tokens", "_whole", "_words", "link", "text",
-                 "tier")  # fmt: skip
+    __slots__ = ("_amounts", "_asked", "_dates", "_digits", "_echo", "_folded", "_groups",
+                 "_letters", "_lists", "_own", "_payload", "_scoped", "_source", "_tokens",
+                 "_whole", "_words", "full", "link", "text", "tier")  # fmt: skip
 
     def __init__(
         self,
@@ -176,10 +202,18 @@ class Unit:
         whole: Callable[[], str] | None = None,
         own: str | None = None,
         payload: tuple[str, Any] | None = None,
+        echo: Callable[[str], str] | None = None,
     ) -> None:
         self.tier: Tier = tier
         self._own = own
+        self._echo = echo
+        """What leaves out of a payload the strings that only repeat the user's words."""
+        self.full: tuple[list[frozenset[str]], Unit] | None = None
+        """Of a call without the values only the user's words support: the whole call, for an
+        item that says the agent made that call with them (one word of each set named)."""
         self._payload = payload
+        self._source = payload
+        self._groups: dict[int, list[str]] | None = None
         """A tool's name and payload: where it lists several records (a list of objects), an
         item about one of them reads only that one (:meth:`unsaid_about`)."""
         self._scoped: dict[tuple[str, ...], Unit] | None = None
@@ -290,7 +324,9 @@ class Unit:
         if self._scoped is None:
             self._scoped = {}
             # Rendered JSON spells a list of objects "[{": without one there is none to read.
-            lists = _record_lists(self._payload[1]) if "[{" in self.text else {}
+            if self._groups is None:
+                self._groups = _record_lists(self._payload[1]) if _may_group(self.text) else {}
+            lists = self._groups
             if not lists:
                 self._payload = None
                 return missing
@@ -314,6 +350,38 @@ class Unit:
             self._scoped[key] = scoped
         return missing if scoped is self else scoped.unsaid(words)
 
+    def may_group(self) -> bool:
+        """Whether the unit's payload may hold a group of records (:meth:`apart`)."""
+        return self._source is not None and _may_group(self.text)
+
+    def apart(self, words: list[str], entities: Sequence[Entity]) -> list[str]:
+        """Of ``words`` (none of which another cited unit says), those this unit does not say
+        when each group of records about none of the item's identifiers (a list of
+        decisions, a map of lists) lends its words from one record only: what a payload
+        says of one record ("fee waiver": "denied") is not said with the word of another
+        ("refund": "approved")."""
+        if not words or self._source is None or not _may_group(self.text):
+            return self.unsaid(words)
+        tokens = [e.key[3:] for e in entities if e.kind == "id"]
+        if self._groups is None:
+            self._groups = _record_lists(self._source[1])
+        groups = self._groups
+        alone = {
+            node: records
+            for node, records in groups.items()
+            if not any(holds_token(r, t) for r in records for t in tokens)
+        }
+        if not alone:
+            return self.unsaid(words)
+        name, value = self._source
+        drop = {node: [False] * len(records) for node, records in alone.items()}
+        rest = Unit(self.tier, f"{name} {render_payload(_about(value, drop), 1 << 40, 1 << 40)}")
+        missing = rest.unsaid(words)
+        for records in alone.values():
+            if missing:
+                missing = min((Unit(self.tier, r).unsaid(missing) for r in records), key=len)
+        return missing
+
     def _spaced(self) -> str:
         if self._letters is None:
             self._letters = letters_of(self._said())
@@ -325,6 +393,8 @@ class Unit:
         text = self.text
         if self.tier == "evidence" and '": ' in text:
             text = _established(text)
+            if self._echo is not None:
+                text = self._echo(text)
         return text
 
 
@@ -355,6 +425,12 @@ class Evidence:
         self._folded_ids: set[str] | None = None
         self._user_runs: set[tuple[str, ...]] | None = None
         self._answers: dict[str, bool] | None = None
+        self._said_by_tools: str | None = None
+        self._tool_letters: str | None = None
+        self._said_raw = ""
+        self._user_text: str | None = None
+        self._before: dict[str, int] = {}
+        self._first_said: dict[str, int] | None = None
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
             # from its newest compaction on): those read as what the compaction says of them.
@@ -460,7 +536,8 @@ class Evidence:
             for event in self.events.values():
                 if event.actions.compaction is not None or is_handoff(event):
                     said += [u.text for u in self.units(event.id) if u.tier == "user"]
-            self._user_words = word_set("\n".join(said))
+            # A word the user hedged is still a word they wrote ("could you waive the fee").
+            self._user_words = word_set("\n".join(said), hedged=False)
         return self._user_words
 
     def _resolve(self, event_id: str, visiting: Collection[str], depth: int) -> list[Unit]:
@@ -511,20 +588,166 @@ class Evidence:
             own = None
             tier = _tier(kind, author, decision)
             if decision and kind == "text":
-                own = self._unquoted(body)
+                own = self._unquoted(body, event)
             elif kind == "call" and link is not None and not self._answered(link):
                 tier = "agent"  # a call that failed or was never answered: what the agent asked
             elif kind == "code":
                 own = ""  # what a model's program prints is the model's words
             elif kind == "error":
                 own = body.split(":", 1)[0]  # the code is the log's; a message may echo input
+            elif kind == "artifact":
+                own = "artifact"  # the log records that one was saved; its name is anyone's
             payload = None
             if kind == "call" and link is not None:
                 payload = next(((c.name, c.args) for c in calls_of if c.id == link), None)
             elif kind == "result" and link is not None:
                 payload = next(((r.name, r.response) for r in results_of if r.id == link), None)
-            units.append(Unit(tier, body, link, expand, own, payload))
+            echo = None
+            if tier == "evidence" and payload is not None:
+                echo = partial(self._unechoed, event_id=event_id)
+            if kind == "call" and tier == "evidence" and payload is not None:
+                asked = self._asked_only(payload, event_id)
+                if asked is not None:
+                    # What the agent asked with the user's words, that no result confirms:
+                    # the call went through, but it vouches only for the rest, unless an
+                    # item says that the agent made this call with them.
+                    entire = Unit(tier, body, link, expand, own, payload)  # as the agent wrote
+                    # Read as the call is (free text and values that say no left out).
+                    units.append(Unit("agent", body, None, expand, _established(body)))
+                    unit = Unit(tier, asked[0], link, None, own, None, echo)
+                    unit.full = (asked[1], entire)
+                    units.append(unit)
+                    continue
+            units.append(Unit(tier, body, link, expand, own, payload, echo))
         return units
+
+    def _tools_said(self) -> tuple[str, Callable[[], str]]:
+        """Every tool result of the session as one text in lower case, and what reads its
+        letters (:func:`letters_of`, once): what the tools said, to confirm a value a call
+        passed on or a word a decision repeats."""
+        if self._said_by_tools is None:
+            said = "\n".join(
+                body
+                for lines in self._lines.values()
+                for kind, author, body in lines
+                if kind == "result" and author != USER_AUTHOR
+            )
+            self._said_by_tools = said.lower()
+            self._said_raw = said
+        raw = self._said_raw
+
+        def letters() -> str:
+            if self._tool_letters is None:
+                self._tool_letters = letters_of(raw)
+            return self._tool_letters
+
+        return self._said_by_tools, letters
+
+    def _users_text(self) -> str:
+        """Every message of the user, in lower case."""
+        if self._user_text is None:
+            self._user_text = "\n".join(
+                body.lower()
+                for lines in self._lines.values()
+                for _, author, body in lines
+                if author == USER_AUTHOR
+            )
+        return self._user_text
+
+    def _users_only(self, value: str, event_id: str) -> bool:
+        """Whether ``value`` (a string the call ``event_id`` passed) is the user's words and
+        no tool result of the session says it: every content word of it one the user wrote
+        before, or, without words (an id, a code), the user's text holding it, and no result
+        holding it."""
+        if not self._may_be_users(value):
+            return False
+        words: Collection[str] = () if _id_like(value) else content_words(value)
+        if words:
+            said = self._said_before(event_id)
+            if not all(any(map(said, forms(w))) for w in words):
+                return False  # a word of the agent's or a tool's own
+            if len(words) >= _ECHO_WORDS:
+                return True  # a result that says it too only echoes it (:meth:`_unechoed`)
+            return value.strip().lower() not in self._tools_said()[0]
+        token = value.strip().lower()
+        if len(token) < 3 or token not in self._users_text():
+            return False
+        return not holds_token(self._tools_said()[0], token)
+
+    def _may_be_users(self, value: str) -> bool:
+        """Whether the user's messages hold the first words of ``value`` as written (cheap:
+        most values a call or a result holds are not the user's, and are not read further)."""
+        said = self._users_text()
+        return all(w in said for w in _FIRST_WORDS.findall(value.lower(), 0, 60)[:3])
+
+    def _asked_only(
+        self, payload: tuple[str, Any], event_id: str
+    ) -> tuple[str, list[frozenset[str]]] | None:
+        """The line of a call without the argument values only the user's words support
+        (:meth:`_users_only`), and the words an item must name to say the agent made the
+        call with them (each of its name's, and one of each such word value's key); ``None``
+        when it has none."""
+        name, args = payload
+        named = [frozenset({w}) for w in content_words(name)]
+
+        def kept(value: Any, key: str, depth: int = 0) -> Any:
+            if isinstance(value, str):
+                if value.strip() and self._users_only(value, event_id):
+                    if not _id_like(value):  # words need their key named; an id shows itself
+                        named.append(frozenset(content_words(key)))
+                    return ""
+                return value
+            if depth > _MAX_DEPTH:
+                return value
+            if isinstance(value, dict):
+                return {k: kept(v, str(k), depth + 1) for k, v in value.items()}
+            if isinstance(value, list | tuple):
+                return [kept(v, key, depth + 1) for v in value]
+            return value
+
+        before = len(named)
+        trimmed = kept(args, "")
+        if len(named) == before and trimmed == args:
+            return None
+        return f"{name} {render_payload(trimmed, 1 << 40, 1 << 40)}", [n for n in named if n]
+
+    def _said_before(self, event_id: str) -> Callable[[str], bool]:
+        """Whether the user wrote a word (folded) in a message before ``event_id`` (in any
+        message, when the session does not hold it): what a call or a tool could have been
+        handed. Each word's first message is found once for the whole session."""
+        if self._first_said is None:
+            self._first_said, self._before = {}, {}
+            count = 0
+            for eid, lines in self._lines.items():  # in the transcript's order
+                self._before[eid] = count
+                for _, author, body in lines:
+                    if author == USER_AUTHOR:  # its words as written, in lower case
+                        for word in _LETTER_RUNS.findall(body.lower()):
+                            self._first_said.setdefault(word, count)
+                        count += 1
+        first, before = self._first_said, self._before.get(event_id, 1 << 62)
+        return lambda word: first.get(word, before) < before
+
+    def _unechoed(self, text: str, event_id: str) -> str:
+        """``text`` (a payload, as :func:`_established` leaves it) without the strings of
+        :data:`_ECHO_WORDS` content words or more that are all words the user wrote: a tool
+        that hands back the customer's text (a ticket's query, an input echoed) under any
+        key repeats their words, it does not establish them."""
+        if text.count(" ") - 2 * text.count('": ') < _ECHO_WORDS - 1:
+            return text  # too few spaces for any such string
+        said = self._said_before(event_id)
+
+        def blank(match: re.Match[str]) -> str:
+            if not self._may_be_users(match[0]):
+                return match[0]
+            words = content_words(match[0])
+            if len(words) < _ECHO_WORDS:
+                return match[0]
+            if all(any(map(said, forms(w))) for w in words):
+                return '""'
+            return match[0]
+
+        return _ECHO.sub(blank, text)
 
     def _answered(self, call_id: str) -> bool:
         """Whether the session holds a result of the call ``call_id`` that is not an error."""
@@ -537,10 +760,12 @@ class Evidence:
             }
         return self._answers.get(call_id, False)
 
-    def _unquoted(self, text: str) -> str:
+    def _unquoted(self, text: str, event: Event) -> str:
         """``text`` without the runs of :data:`_QUOTED` words or more that a message of the
-        user holds: code that writes a decision may quote the customer, and the quote is
-        still the customer's words."""
+        user holds, and without each other word the user wrote that neither what the
+        decision did (its state change, its transfer) nor any tool result says: code that
+        writes a decision may quote the customer, or reword them a few words at a time, and
+        those are still the customer's words."""
         if self._user_runs is None:
             self._user_runs = set()
             for lines in self._lines.values():
@@ -553,8 +778,21 @@ class Evidence:
         for at, run in enumerate(_runs(words)):
             if run in self._user_runs:
                 quoted.update(range(at, at + _QUOTED))
-        # Its words are read again as an item's are: a negated word is negated once.
-        kept = (w.removeprefix(NEGATED) for i, w in enumerate(words) if i not in quoted)
+        user = self.user_words()
+        actions = event.actions
+        did = render_payload(dict(actions.state_delta), 1 << 40, 1 << 40)
+        did = letters_of(f"{did} {actions.transfer_to_agent or ''}")
+        tools = self._tools_said()[1]()
+        kept = []
+        for i, word in enumerate(words):
+            bare = word.removeprefix(NEGATED)  # read again as an item's are: negated once
+            if i in quoted:
+                continue
+            if bare not in STOP_WORDS and not forms(bare).isdisjoint(user):
+                spelt = forms(bare)
+                if not any(f" {f} " in did or f" {f} " in tools for f in spelt):
+                    continue  # the user's word, which nothing the decision did says
+            kept.append(bare)
         return " ".join(kept)
 
     def _compaction(self, event: Event, visiting: Collection[str], depth: int) -> list[Unit]:
@@ -579,19 +817,46 @@ class Evidence:
         return units
 
 
+def _id_like(value: str) -> bool:
+    """Whether a string is an identifier, a code or an address rather than words: one token
+    holding a digit, an ``_`` or an ``@``."""
+    token = value.strip()
+    return " " not in token and any(c.isdigit() or c in "_@" for c in token)
+
+
 def _runs(words: list[str]) -> Iterable[tuple[str, ...]]:
     """Every run of :data:`_QUOTED` consecutive ``words``."""
     return zip(*(words[i:] for i in range(_QUOTED)), strict=False)
 
 
+def _may_group(text: str) -> bool:
+    """Whether a rendered payload may hold a group of records (:func:`_record_lists`)."""
+    return "[{" in text or text.count('": [') >= 2
+
+
+def _scalars(value: Any) -> bool:
+    """Whether ``value`` is a list of scalars, none empty (``["R-1", "R-3"]``)."""
+    # The first value tells: a list mixes scalars and objects rarely, and never in a group.
+    return (
+        isinstance(value, list | tuple) and bool(value) and isinstance(value[0], str | int | float)
+    )
+
+
 def _record_lists(value: Any) -> dict[int, list[str]]:
-    """Each list of two objects or more in ``value``, at any depth, by its ``id``, as its
-    objects' rendered text in lower case."""
+    """Each group of two records or more in ``value``, at any depth, by its ``id``, as its
+    records' rendered text in lower case: a list of objects (orders, decisions), or an object
+    whose keys list values (``{"approved": ["R-1"], "denied": ["R-2"]}``: each key and its
+    list is a record)."""
     found: dict[int, list[str]] = {}
     stack = [value]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
+            listed = [(k, v) for k, v in node.items() if _scalars(v)]
+            if len(listed) >= 2:
+                found[id(node)] = [
+                    render_payload({k: v}, 1 << 40, 1 << 40).lower()[1:-1] for k, v in listed
+                ]
             stack.extend(v for v in node.values() if isinstance(v, _CONTAINERS))
         elif isinstance(node, list | tuple):
             records = [v for v in node if isinstance(v, dict)]
@@ -615,9 +880,12 @@ def _record_texts(node: list[Any] | tuple[Any, ...], records: list[Any]) -> list
 def _about(value: Any, drop: dict[int, list[bool]]) -> Any:
     """``value`` (a container) with, in each list of records that ``drop`` names by its
     ``id``, only the records it marks as holding the item's identifiers."""
-    if isinstance(value, dict):
-        return {k: _about(v, drop) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
     held = drop.get(id(value))
+    if isinstance(value, dict):
+        if held is not None:  # one mark per key that lists values, in order
+            marks = iter(held)
+            value = {k: v for k, v in value.items() if not _scalars(v) or next(marks)}
+        return {k: _about(v, drop) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
     if held is not None:
         marks = iter(held)  # one mark per object of the list, in order
         value = [v for v in value if not isinstance(v, dict) or next(marks)]
@@ -632,6 +900,8 @@ def _established(payload: str) -> str:
     whose value says no (:data:`_NOT_SO`: ``false``, ``null``, ``0``, ``""``, ``"no"``) says
     nothing is so (``"refund_eligible": false``); a key naming a decision whose value denies
     it keeps its last word negated (``"approval": "refused"``: "no approval", "refused")."""
+    if '": {' in payload:
+        payload = _nested_denials(payload)
     # Most are plain (false, null, 0, "no"), cut by one substitution in C (no search first:
     # it finds as much); a value that only denies is weighed against its key one by one.
     payload = _PLAIN_NO.sub(" ", payload)
@@ -647,6 +917,35 @@ def _established(payload: str) -> str:
     if payload.count(" ") - 2 * payload.count('": ') < _FREE_WORDS - 1:
         return payload
     return _FREE_TEXT.sub('": ""', payload)
+
+
+def _nested_denials(payload: str) -> str:
+    """``payload`` with each key naming a decision whose object value denies or says no
+    (``"approval": {"status": "denied"}``, ``"authorization": {"granted": false}``) read as
+    denied (:func:`_denied_key`: "no approval"), as a string value that denies it is."""
+    kept, last = [], 0
+    for key in _OBJECT_KEY.finditer(payload):
+        if key.start() < last or not _names_decision(key[1]):
+            continue
+        inner = payload[key.end() : _object_end(payload, key.end() - 1)]
+        if _DENIES.search(inner) is None and _SAYS_NO_INSIDE.search(inner) is None:
+            continue
+        kept += [payload[last : key.start() + 1], _denied_key(key[1])]
+        last = key.start() + 1 + len(key[1])  # the keys inside are read on
+    return "".join([*kept, payload[last:]]) if kept else payload
+
+
+def _object_end(payload: str, start: int) -> int:
+    """Where the object opened at ``start`` (a ``{``) closes, strings skipped."""
+    depth = 0
+    for token in _BRACES.finditer(payload, start):
+        if token[0] == "{":
+            depth += 1
+        elif token[0] == "}":
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return len(payload)
 
 
 def _without_no_values(payload: str) -> str:

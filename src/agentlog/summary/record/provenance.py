@@ -58,6 +58,7 @@ anyway); a goal that cites no event is the customer's request, a ``user_claim`` 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -66,7 +67,7 @@ from typing import Final
 
 from agentlog.events import Event
 from agentlog.summary.record._fold import casefold_utf8
-from agentlog.summary.record._words import CONDITIONAL, content_words
+from agentlog.summary.record._words import CONDITIONAL, content_words, forms, word_set
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
@@ -172,6 +173,7 @@ def _supported(
     units: Sequence[Unit],
     tiers: frozenset[Tier],
     evidence: Evidence,
+    text: str = "",
 ) -> bool:
     """Whether the ``tiers`` units among ``units`` support the item (see the module docstring);
     ``held[i]`` are the units holding ``entities[i]``."""
@@ -203,7 +205,87 @@ def _supported(
     # It would be verified: read again, each payload that lists several records only of the
     # item's own (a word said of the order beside is not said of this one). Done last, as
     # most items that are not verified fall short before.
-    return _covered(_unsaid(words, anchored, entities), entities, evidence, entities)
+    if not _covered(_unsaid(words, anchored, entities), entities, evidence, entities):
+        return False
+    if not _connected(entities, held, found):
+        return False
+    pieces = _CLAUSE.split(text)
+    if len(pieces) > 1 and not all(_clause_held(p, entities, chosen, evidence) for p in pieces):
+        return False
+    if not any(u.may_group() for u in anchored):
+        return True
+    return all(_one_record(c, anchored, entities) for c in _clauses(pieces, entities))
+
+
+def _connected(
+    entities: Sequence[Entity], held: Sequence[list[Unit]], found: dict[Unit, None]
+) -> bool:
+    """Whether the item's identifiers are said together: each pair joined by a cited
+    exchange (a call and its result) or event holding both, through the others. An item
+    that joins an order of one result to a refund of another ("refund R-9 of A-1001") says
+    what neither says."""
+    ids = [i for i, e in enumerate(entities) if e.kind == "id"]
+    if len(ids) < 2:
+        return True
+    group: dict[object, int] = {}  # a unit's (or exchange's) key: the first id it holds
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    parent = list(range(len(entities)))
+    for i in ids:
+        for unit in held[i]:
+            if unit not in found:
+                continue
+            key: object = unit.link if unit.link is not None else unit
+            other = group.setdefault(key, i)
+            parent[root(i)] = root(other)
+    return len({root(i) for i in ids}) == 1
+
+
+def _clause_held(
+    piece: str, entities: Sequence[Entity], chosen: Sequence[Unit], evidence: Evidence
+) -> bool:
+    """Whether a clause's words are said of the identifiers it names (by the cited units
+    holding them, or the session's tool traffic about them): "A-2002 refunded; A-1001 also"
+    does not lend A-2002's refund to A-1001."""
+    lowered = piece.casefold()
+    mine = [e for e in entities if e.kind == "id" and e.key[3:] in lowered]
+    if not mine:
+        return True
+    words = _words(piece, entities)
+    if not words:
+        return True
+    units = {u: None for u in chosen if any(u.holds(e) for e in mine)}
+    links = {u.link for u in units if u.link is not None}
+    units.update((u, None) for u in chosen if u.link is not None and u.link in links)
+    missing = _unsaid(words, list(units), mine)
+    return _covered(missing, mine, evidence, mine)
+
+
+def _one_record(words: set[str], units: Sequence[Unit], entities: Sequence[Entity]) -> bool:
+    """Whether a clause's words that one cited unit alone says come, of each group of records
+    it holds about none of the item's identifiers, from one record (:meth:`Unit.apart`)."""
+    for unit in units:
+        others = [u for u in units if u is not unit]
+        alone = _unsaid(words, others)
+        if alone:  # of those, what this unit says (the rest a paraphrase found elsewhere)
+            unsaid = set(unit.unsaid(alone))
+            alone = [w for w in alone if w not in unsaid]
+        if alone and unit.apart(alone, entities):
+            return False
+    return True
+
+
+_CLAUSE: Final = re.compile(r"[;.!?]\s|[;!?]|\s(?:and|but|while|whereas)\s", re.IGNORECASE)
+"""Where an item's clauses part: each says its own thing, of its own record."""
+
+
+def _clauses(pieces: Sequence[str], entities: Sequence[Entity]) -> list[set[str]]:
+    """The content words of each clause of an item's text (:data:`_CLAUSE`), entities aside."""
+    return [w for w in (_words(c, entities) for c in pieces) if w]
 
 
 def _covered(
@@ -218,6 +300,19 @@ def _covered(
     return not missing
 
 
+def _calls_named(text: str, units: list[Unit]) -> list[Unit]:
+    """``units`` with each call that passed the user's words whole where the item says the
+    agent made that call (it names the tool, and the key of each such value: "Cancelled
+    pending order #W1: reason no longer needed"), and without them elsewhere."""
+    said = word_set(text)  # stop words too: "Checked compensation" names check_compensation
+    spoken = set().union(*map(forms, said)) | said
+
+    def named(alternatives: frozenset[str]) -> bool:
+        return any(not forms(w).isdisjoint(spoken) for w in alternatives)
+
+    return [u.full[1] if u.full is not None and all(map(named, u.full[0])) else u for u in units]
+
+
 def support(
     text: str, sources: Sequence[str], entities: Sequence[Entity], evidence: Evidence
 ) -> Labelled:
@@ -225,6 +320,8 @@ def support(
     units = evidence.cited(sources)
     if not units:
         return Labelled("user_claim")  # it cites nothing the session holds: it backs nothing
+    if any(u.full is not None for u in units):
+        units = _calls_named(text, units)
     held = [[u for u in units if u.holds(e)] for e in entities]
     unsupported = tuple(e for e, holders in zip(entities, held, strict=True) if not holders)
     tiers = {u.tier for u in units}
@@ -235,7 +332,7 @@ def support(
         ("evidence", _EVIDENCE, "verified"),
         ("agent", _SPOKEN, "agent_statement"),
     ):
-        if tier in tiers and _supported(entities, held, words, units, allowed, evidence):
+        if tier in tiers and _supported(entities, held, words, units, allowed, evidence, text):
             return Labelled(label, unsupported)  # type: ignore[arg-type]
     # Neither: it leans on the user if what it cites of the user says what it says (a
     # compaction or a handoff carries many lines, and only those about the item count), or if
