@@ -186,6 +186,11 @@ def test_which_keys_name_an_identifier(key: str, names_an_id: bool) -> None:
         ("24/7", False),
         ("3/4", False),
         ("and/or", False),
+        ("0A:1B:2C:3D:4E:5F", True),  # runs joined by ":"
+        ("urn:case:88120", True),
+        ("09:45", False),  # times, not ids
+        ("11:30pm", False),
+        ("07:00-09:00", False),
     ],
 )
 def test_which_tokens_are_identifier_shaped(token: str, shaped: bool) -> None:

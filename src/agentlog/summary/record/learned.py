@@ -22,7 +22,8 @@ an identifier of the session when it is, in the rendered transcript:
 A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a leading ``#``
 allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
 or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; runs joined by
-``/`` count when one holds a digit (``CLM/2026/004431``), and under a key runs joined by
+``/`` or ``:`` count when one holds a digit (``CLM/2026/004431``, a MAC address; not a time
+such as ``09:45``), and under a key runs joined by
 ``.`` with a letter and a digit (``INV.2026.0042``); dates (``14/05/2026``), fractions,
 times and quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the
 shape is stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a
@@ -91,13 +92,14 @@ _CALL_LIST: Final = re.compile(r'": \[([^\]\n]{0,2000})\]')
 _DIGITS_ID: Final = 6
 """A string of this many digits or more that an agent passes to a tool is an identifier: an
 amount or a count is passed as a number, a short code (``"0420"``, a PIN) is not one."""
-_TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/-][A-Za-z0-9]+)*")
+_TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/:-][A-Za-z0-9]+)*")
 _SLASHED: Final = re.compile(
     r"(?<![\w/.:-])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*)+(?![\w/-])"
 )
 _EMAIL: Final = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _NOT_ID: Final = re.compile(
     r"\d{4}[-/]\d\d?(?:[-/]\d\d?)?|\d\d?[-/]\d\d?(?:[-/]\d{2}(?:\d\d)?)?"
+    r"|\d\d?:\d\d(?::\d\d)?(?:am|pm)?"
     r"|\d+(?:\.\d+)?(?:st|nd|rd|th|[kmbgtp]b?|kg|mg|lbs?|oz|ml|l|km|mi|cm|mm|in|ft|yd|qt|gal|pk|pcs"
     r"|hrs?|min|s|ms|am|pm|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)",
     re.IGNORECASE,
@@ -125,16 +127,16 @@ def _is_identifier(value: str) -> bool:
         return _EMAIL.fullmatch(value) is not None
     bare = value.lstrip("#")
     core = bare.replace("_", "").replace("-", "")
-    if "/" in core:  # ``CLM/2026/004431``: runs joined by "/", one holding a digit
-        if "//" in bare or not any(c.isdigit() for c in core):
+    if "/" in core or ":" in core:  # ``CLM/2026/004431``, ``00:1A:2B:3C:4D:5E``
+        if not identifier_shaped(bare):  # runs joined by "/" or ":", as a key-less one is
             return False
-        core = core.replace("/", "")
+        core = core.replace("/", "").replace(":", "")
     if "." in core:  # ``INV.2026.0042``: runs joined by ".", with a letter and a digit
         core = core.replace(".", "")
         if ".." in bare or core.isdigit() or core.isalpha():
             return False  # ``12.50``, ``example.com``
     # String methods, not regular expressions: thousands of values per long session.
-    if not (core.isascii() and core.isalnum()) or bare[:1] in "_-/." or bare[-1:] in "_-/.":
+    if not (core.isascii() and core.isalnum()) or bare[:1] in "_-/.:" or bare[-1:] in "_-/.:":
         return False
     if core.isalpha():
         return bare.isupper() or core != bare  # all capitals, or words joined by "_" or "-"
@@ -148,12 +150,12 @@ def identifier_shaped(token: str) -> bool:
     bare = token.lstrip("#")
     if len(bare) < 4 or not bare.isascii() or _TOKEN.fullmatch(bare) is None:
         return False
-    plain = bare.replace("_", "").replace("-", "").replace("/", "")
+    plain = bare.replace("_", "").replace("-", "").replace("/", "").replace(":", "")
     if plain.isalpha() or _NOT_ID.fullmatch(bare) is not None:
         return False
     if plain.isdigit():
-        if "/" in bare:  # dates, fractions, ``24/7``: only a long run makes an id
-            return max(map(len, re.split(r"[_/-]", bare))) >= 5
+        if "/" in bare or ":" in bare:  # dates, fractions, ``24/7``, times: a long run or none
+            return max(map(len, re.split(r"[_/:-]", bare))) >= 5
         return plain != bare  # digit runs joined by "_" or "-"
     return any(c.isdigit() for c in plain)
 
