@@ -269,3 +269,15 @@ def test_a_lookup_that_found_a_thing_is_folded_into_its_fact() -> None:
     (fact,) = record_of(events).facts
     assert fact.text == "User ana_lima_4410 (ana@example.org): card_7731904"
     assert fact.sources == ("e2", "e3", "e4", "e5")
+
+
+def test_a_handover_promised_then_made_is_no_commitment() -> None:
+    events = [
+        ev("e1", "user", Part(text="Do I get a credit for the outage on ACC-4421?")),
+        ev("e2", "agent", Part(text="Credits are handled by billing, so I'll transfer you.")),
+        call("e3", "transfer_to_agent", {"agent_name": "billing_agent"}, "c1"),
+        answer("e4", "transfer_to_agent", {"result": "ok"}, "c1"),
+    ]
+    record = record_of(events)
+    assert record.commitments == ()
+    assert [d.text for d in record.decisions] == ["Handed to billing_agent"]

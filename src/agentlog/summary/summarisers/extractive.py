@@ -100,7 +100,7 @@ def _same(value: Any) -> Any:
 _LABEL: Final = re.compile(r"(?<![^\s.])([A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}): ")
 """A labelled part of a prose result (``Status Bar: ...``), up to the next label."""
 _DOING: Final = re.compile(
-    r"(?:^|, (?:and|then) )(?:(?:ok(?:ay)?|sure|great|right|first)[,!]? )?(?:i|we)"
+    r"(?:^|, (?:and|then|so) )(?:(?:ok(?:ay)?|sure|great|right|first)[,!]? )?(?:i|we)"
     r"(?:['\u2019]ll| will) (?:(?:now|also|first|go ahead and|just) )?([a-z]+)\b",
     re.IGNORECASE,
 )
