@@ -19,7 +19,7 @@ from agentlog.summary import (
     validate_output,
 )
 from agentlog.summary.example import refund_session_events
-from agentlog.summary.record._extract import _PROMISE, goal_text, is_promise, sentences
+from agentlog.summary.record._sentences import _PROMISE, goal_text, is_promise, sentences
 
 TAU2 = Path(__file__).parent / "data" / "tau2"
 """A sample of tau2-bench sessions (every fifth of the development set; see its README)."""

@@ -7,16 +7,8 @@ from typing import Any
 
 from agentlog import Content, Event, Part
 from agentlog.summary import ExtractiveSummarizer, SummaryRecord
-from agentlog.summary.record._extract import (
-    action_of,
-    args_text,
-    fields_text,
-    goal_text,
-    is_promise,
-    part_holding,
-    promise_part,
-    shown_amount,
-)
+from agentlog.summary.record._extract import action_of, args_text, fields_text, shown_amount
+from agentlog.summary.record._sentences import goal_text, is_promise, part_holding, promise_part
 
 
 def ev(eid: str, author: str, part: Part) -> Event:

@@ -37,33 +37,35 @@ from typing import Any, Final
 from agentlog.approvals import REQUEST_CONFIRMATION
 from agentlog.events import Event
 from agentlog.summary.record._extract import (
-    Said,
     action_of,
     args_text,
     clip,
-    drop_lead_in,
     failed,
     fields_text,
-    goal_text,
-    has_deadline,
     holds,
     is_lookup,
-    is_promise,
     is_state_changing,
     is_status_key,
     kept_fields,
-    names_something,
-    needs_context,
-    part_holding,
     payload_text,
-    promise_part,
     prose_of,
     says_what_it_did,
     scalar,
-    sentences,
     thing_of,
     unwrap,
     words_of,
+)
+from agentlog.summary.record._sentences import (
+    Said,
+    drop_lead_in,
+    goal_text,
+    has_deadline,
+    is_promise,
+    names_something,
+    needs_context,
+    part_holding,
+    promise_part,
+    sentences,
 )
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.instructions import InstructionPatterns
