@@ -273,3 +273,13 @@ def test_a_handover_promised_then_made_is_no_commitment() -> None:
     record = record_of(events)
     assert record.commitments == ()
     assert [d.text for d in record.decisions] == ["Handed to billing_agent"]
+
+
+def test_a_promise_of_no_content_words_is_not_taken_for_a_repeat() -> None:
+    events = [
+        ev("e1", "user", Part(text="Is refund R-778 going through?")),
+        ev("e2", "agent", Part(text="Refund R-778 is approved. It will be done.")),
+    ]
+    assert [c.text for c in record_of(events).commitments] == [
+        "Refund R-778 is approved. It will be done."
+    ]

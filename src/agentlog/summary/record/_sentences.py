@@ -209,20 +209,24 @@ class Said:
         self.figures |= _figures(text)
 
     def repeats(self, text: str, other: str) -> bool:
-        """Whether ``text`` says next to nothing ``other`` and these items do not: every
-        figure of it is said, and at most a third of its content words are said by neither."""
-        if not _figures(text) <= self.figures | _figures(other):
-            return False
+        """Whether ``text`` says next to nothing that ``other`` does not: every figure of it
+        is in ``other`` or these items, and at most a third of its content words are not in
+        ``other``. A text of no content words says nothing to compare: it is not a repeat."""
         words = content_words(text)
+        if not words or not _figures(text) <= self.figures | _figures(other):
+            return False
         theirs = word_set(other)
         new = sum(forms(w).isdisjoint(theirs) for w in words)
         return new <= len(words) // 3
 
     def holds(self, text: str) -> bool:
         """Whether every content word (in some inflection) and every figure of ``text`` is
-        said already."""
-        return _figures(text) <= self.figures and all(
-            not forms(w).isdisjoint(self.words) for w in content_words(text)
+        said already (a text of no content words is not: there is nothing to compare)."""
+        words = content_words(text)
+        return (
+            bool(words)
+            and _figures(text) <= self.figures
+            and all(not forms(w).isdisjoint(self.words) for w in words)
         )
 
 
