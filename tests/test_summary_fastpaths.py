@@ -91,7 +91,7 @@ def plain_money(text: str, money_key: Callable[[str], bool]) -> list[_scan.Entit
                 found.append(
                     _scan.Entity("money", "amount", text[m.start() : n.end()], key, m.start())
                 )
-    for code in ("USD", "EUR", "GBP", "dollars"):
+    for code in (*_scan._CODE_NAMES, "dollars"):
         for m in re.finditer(rf"{code}(?!\w)", _scan.ascii_copy(text)):
             if not _scan._free_before(text, m.start()):
                 continue
@@ -137,6 +137,18 @@ def test_user_ids_match_the_full_window_search() -> None:
 def test_money_matches_the_plain_scans() -> None:
     money_key = EntityPatterns.default().is_money_key
     for text in texts(6):
+        assert list(_scan.money_entities(text, money_key)) == plain_money(text, money_key)
+
+
+def test_currency_codes_match_one_scan_per_code() -> None:
+    # One scan of the marked copy finds every code: codes glued to capitals, to each other
+    # and to a stem that is no code ("GBUSD", "ESD"), each code, and each order.
+    money_key = EntityPatterns.default().is_money_key
+    rng = random.Random(11)
+    parts = [*_scan._CODE_NAMES, "dollars", "A", "S", "D", "E", "GB", "U", "5", "1,234.50",
+             " ", "-", "_", ".", "é", "42,10", "\n", "May", "Sept"]  # fmt: skip
+    for _ in range(5_000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 12)))
         assert list(_scan.money_entities(text, money_key)) == plain_money(text, money_key)
 
 

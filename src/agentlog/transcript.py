@@ -159,16 +159,17 @@ _CONTAINERS: Final = (dict, list, tuple)
 
 
 def _has_long_array(value: Any, max_items: int) -> bool:
-    if isinstance(value, dict):
-        values: Iterable[Any] = value.values()
-    elif isinstance(value, list | tuple):
-        if len(value) > max_items:
-            return True
-        values = value
-    else:
-        return False
-    # Leaves, most of a payload, are tested here rather than in a call each.
-    return any(_has_long_array(v, max_items) for v in values if isinstance(v, _CONTAINERS))
+    # A stack, not a call per container; leaves, most of a payload, never go on it.
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(v for v in node.values() if isinstance(v, _CONTAINERS))
+        elif isinstance(node, list | tuple):
+            if len(node) > max_items:
+                return True
+            stack.extend(v for v in node if isinstance(v, _CONTAINERS))
+    return False
 
 
 def _shorten_arrays(value: Any, max_items: int) -> Any:

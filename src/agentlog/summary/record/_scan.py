@@ -12,7 +12,7 @@ from; a lone character (``$``) is found faster still by ``str.find``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Context, Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Final, Literal, NamedTuple
@@ -27,6 +27,7 @@ __all__ = [
     "digits_key",
     "id_key",
     "item_ids",
+    "marked_capitals",
     "money_entities",
     "new_entity",
     "order_ids",
@@ -209,10 +210,9 @@ _AMOUNT: Final = (
 )
 _AFTER_SIGN: Final = re.compile(rf" ?-? ?({_AMOUNT})(?![\d.,]\d)")
 _BEFORE_CODE: Final = re.compile(rf"(?<![\w.,'])({_AMOUNT}) ?$")
-_CODES: Final = tuple(
-    re.compile(rf"{code}(?!\w)")
-    for code in ("USD", "EUR", "GBP", "CHF", "PLN", "CAD", "AUD", "JPY", "dollars")
-)
+_CODE_NAMES: Final = ("USD", "EUR", "GBP", "CHF", "PLN", "CAD", "AUD", "JPY")
+_CODE_WORD: Final = re.compile("(?:" + "|".join(_CODE_NAMES) + r")(?!\w)")
+_DOLLARS: Final = re.compile(r"dollars(?!\w)")
 # A JSON number, or a numeric string short enough to be an amount (ten-digit ids are not).
 # Every JSON key is tried, so a failed try must be cheap: each alternative starts with a
 # literal or a class, which lets the engine skip it at a glance, and the possessive ``?+`` and
@@ -232,11 +232,29 @@ def _find_all(text: str, char: str) -> Iterator[int]:
         i = text.find(char, i + 1)
 
 
+def _code_amounts(text: str, codes: Iterable[re.Match[str]]) -> Iterator[Entity]:
+    """The amount written with each of these currency codes (found in ``text``'s ASCII copy)."""
+    for m in codes:
+        if not _free_before(text, m.start()):
+            continue
+        # "12.50 USD" when a number comes just before the code, else "USD 12.50".
+        n = _BEFORE_CODE.search(text, max(0, m.start() - 24), m.start())
+        start = n.start() if n is not None else m.start()
+        if n is None:
+            n = _AFTER_SIGN.match(text, m.end())
+        key = amount_key(n[1]) if n is not None else None
+        if n is not None and key is not None:
+            yield Entity("money", "amount", text[start : max(n.end(), m.end())], key, start)
+
+
 def money_entities(
-    text: str, money_key: Callable[[str], bool], scan: str | None = None
+    text: str,
+    money_key: Callable[[str], bool],
+    scan: str | None = None,
+    marked: bytes | None = None,
 ) -> Iterator[Entity]:
     """Amounts with a currency sign or code, and numbers under a money-ish JSON key (``scan``
-    is ``text``'s ASCII copy, if made already)."""
+    is ``text``'s ASCII copy and ``marked`` its :func:`marked_capitals`, if made already)."""
     scan = ascii_copy(text) if scan is None else scan
     for sign in "$€£":
         for i in _find_all(scan if sign == "$" else text, sign):
@@ -244,18 +262,16 @@ def money_entities(
             key = amount_key(n[1]) if n is not None else None
             if n is not None and key is not None:
                 yield Entity("money", "amount", text[i : n.end()], key, i)
-    for regex in _CODES:  # a regex starting with a literal word finds it faster than find
-        for m in regex.finditer(scan):
-            if not _free_before(text, m.start()):
-                continue
-            # "12.50 USD" when a number comes just before the code, else "USD 12.50".
-            n = _BEFORE_CODE.search(text, max(0, m.start() - 24), m.start())
-            start = n.start() if n is not None else m.start()
-            if n is None:
-                n = _AFTER_SIGN.match(text, m.end())
-            key = amount_key(n[1]) if n is not None else None
-            if n is not None and key is not None:
-                yield Entity("money", "amount", text[start : max(n.end(), m.end())], key, start)
+    # Each code where it stands as a word, code by code: one scan of the marked copy finds
+    # every code's candidates (eight scans of the text before), checked by a match each.
+    codes: dict[str, list[re.Match[str]]] = {}
+    for stem in _CODE_STEM.finditer(marked_capitals(scan) if marked is None else marked):
+        m = _CODE_WORD.match(scan, stem.start())
+        if m is not None:
+            codes.setdefault(m[0], []).append(m)
+    for name in _CODE_NAMES:
+        yield from _code_amounts(text, codes.get(name, ()))
+    yield from _code_amounts(text, _DOLLARS.finditer(scan))
     # The hot loop of a long transcript: every number in its JSON. Kept flat on purpose.
     amounts: dict[str, str | None] = {}
     money_names: dict[str, bool] = {}  # a transcript repeats its keys: one call per key
@@ -294,11 +310,32 @@ _MONTHS: Final = dict(_MONTH_NAMES)
 _MONTH_WORD: Final = re.compile("(" + "|".join(name for name, _ in _MONTH_NAMES) + r")\.?(?!\w)")
 # A regex whose first character is one of several tests a character class at every position,
 # which for a long transcript costs more than all the other date scanning together. Instead,
-# every month's initial is marked with one byte, and a regex starting with that literal finds
-# each place where an initial is followed by the next two letters of some month's name.
-_INITIALS: Final = tuple(sorted({name[0].encode() for name, _ in _MONTH_NAMES}))
+# every month's and currency code's initial is marked with one byte (:func:`marked_capitals`),
+# and a regex starting with that literal finds each place where an initial is followed by the
+# next two letters of some month's name (lower case: never marked), or by the rest of a code
+# (marked the same way: ``USD`` reads ``\x01S\x01``).
+_INITIALS: Final = tuple(
+    sorted({name[0].encode() for name, _ in _MONTH_NAMES} | {c[0].encode() for c in _CODE_NAMES})
+)
+_MARKS: Final = bytes.maketrans(b"".join(_INITIALS), b"\x01" * len(_INITIALS))
+
+
+def _mark(raw: bytes) -> bytes:
+    return raw.translate(_MARKS)  # one pass in C
+
+
+def marked_capitals(scan: str) -> bytes:
+    """``scan`` (an ASCII copy) as bytes, each capital that may start a month's name or a
+    currency code replaced by ``\\x01``: what the date and money scanners start from."""
+    return _mark(scan.encode("ascii", "replace"))
+
+
 _MONTH_STEM: Final = re.compile(
     b"\x01(?:" + b"|".join(sorted({name[1:3].encode() for name, _ in _MONTH_NAMES})) + b")"
+)
+# A look-ahead, so that a stem that is no code (``ESD``) never hides one starting inside it.
+_CODE_STEM: Final = re.compile(
+    b"\x01(?=" + b"|".join(sorted({_mark(c[1:].encode()) for c in _CODE_NAMES})) + b")"
 )
 _DAY_AFTER: Final = re.compile(r" (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?(?!\w)")
 _DAY_BEFORE: Final = re.compile(r"(?<![\w-])(\d{1,2})(?:st|nd|rd|th)?(?: of)? $")
@@ -326,24 +363,25 @@ def _date_key(year: str | None, month: int, day: str) -> str | None:
     return f"date:{year or '-'}-{month:02d}-{d:02d}"
 
 
-def _month_words(scan: str) -> Iterator[re.Match[str]]:
-    """``_MONTH_WORD.finditer(scan)``, faster (see ``_MONTH_STEM``)."""
+def _month_words(scan: str, marked: bytes | None = None) -> Iterator[re.Match[str]]:
+    """``_MONTH_WORD.finditer(scan)``, faster (see ``_MONTH_STEM``; ``marked`` is
+    :func:`marked_capitals` of ``scan``, if made already)."""
     # Tried only where a name can start, the regex finds what a full scan finds: a match
     # holds no capital letter after its first, so it never covers another stem.
-    marked = scan.encode("ascii", "replace")
-    for initial in _INITIALS:  # capitals are rare: memchr jumps between them
-        marked = marked.replace(initial, b"\x01")
-    for stem in _MONTH_STEM.finditer(marked):
+    for stem in _MONTH_STEM.finditer(marked_capitals(scan) if marked is None else marked):
         m = _MONTH_WORD.match(scan, stem.start())
         if m is not None:
             yield m
 
 
-def date_entities(text: str, scan: str | None = None) -> Iterator[Entity]:
+def date_entities(
+    text: str, scan: str | None = None, marked: bytes | None = None
+) -> Iterator[Entity]:
     """ISO dates (``2026-09-28``), numeric ones with a year (``28/09/2026``, ``28.09.2026``,
     ``09/28/2026``; one that reads both ways, ``05/06/2026``, is not a date here) and written
     ones (``28 September``, ``Sept. 28, 2026``);
-    a date without a year has the key ``date:--MM-DD`` (``scan``: ``text``'s ASCII copy)."""
+    a date without a year has the key ``date:--MM-DD`` (``scan``: ``text``'s ASCII copy;
+    ``marked``: its :func:`marked_capitals`)."""
     scan = ascii_copy(text) if scan is None else scan
     for m in _ISO_DATE.finditer(scan):
         key = _date_key(m[1], int(m[2]), m[3])
@@ -362,7 +400,7 @@ def date_entities(text: str, scan: str | None = None) -> Iterator[Entity]:
             if key is not None:
                 start = m.start(1) if m[1] else m.start(2)
                 yield Entity("date", "date", text[start : m.end()], key, start)
-    for m in _month_words(scan):
+    for m in _month_words(scan, marked):
         start, month = m.start(), _MONTHS[m[1]]
         if not _free_before(text, start, "-"):
             continue

@@ -37,6 +37,7 @@ from agentlog.summary.record._scan import (
     digits_key,
     id_key,
     item_ids,
+    marked_capitals,
     money_entities,
     new_entity,
     order_ids,
@@ -230,10 +231,12 @@ class EntityPatterns:
         for pattern in self.ids:
             if mentioned or pattern.scope != "mentioned":
                 found.extend(pattern.entities(text, scan=scan))
+        # One marked copy for both: each of them starts from the capitals it marks.
+        marked = marked_capitals(scan) if self.money or self.dates else None
         if self.money:
-            found.extend(money_entities(text, self.is_money_key, scan))
+            found.extend(money_entities(text, self.is_money_key, scan, marked))
         if self.dates:
-            found.extend(date_entities(text, scan))
+            found.extend(date_entities(text, scan, marked))
         if ordered:
             found.sort(key=_START)
         return found

@@ -19,7 +19,7 @@ from agentlog.summary.record._extract import is_state_changing
 from agentlog.summary.record._scan import ascii_copy, new_entity
 from agentlog.summary.record.entities import Entity, EntityPatterns, is_word, recall_keys
 from agentlog.summary.record.learned import LearnedIds, is_id_key, learn_ids, token_starts
-from agentlog.transcript import LineKind, TranscriptLine, parse_line
+from agentlog.transcript import _KEYWORDS, LineKind, TranscriptLine, parse_line
 
 __all__ = [
     "ExpectedEntity",
@@ -145,11 +145,17 @@ def _line_heads(transcript: Transcript) -> tuple[str, str, list[LineHead]]:
             offset += len(line) + 1
         return transcript, ascii_copy(transcript), heads
     rendered: list[str] = []
+    add, head = rendered.append, heads.append
     for tl in transcript:
-        line = tl.render()
-        rendered.append(line)
+        eid, author, kind, body = tl
+        # ``tl.render()`` inlined: a call per line costs as much as the line.
+        keyword = _KEYWORDS.get(kind)
+        line = (
+            f"[{eid}] {author}: {body}" if keyword is None else f"[{eid}] {author} {keyword} {body}"
+        )
+        add(line)
         end = offset + len(line)
-        heads.append((offset, end - len(tl.body), tl.event_id, tl.kind, tl.author))
+        head((offset, end - len(body), eid, kind, author))
         offset = end + 1
     text = "\n".join(rendered)
     # Copied line by line, most lines are ASCII already and cost nothing.
@@ -183,7 +189,6 @@ def entity_occurrences(
     if mentioned:
         # Scoped patterns run once over the other lines' bodies joined, not line by line.
         pieces: list[str] = []
-        scans: list[str] = []
         firsts: list[int] = []
         shifts: list[tuple[int, str | None]] = []
         joined = 0
@@ -191,12 +196,13 @@ def entity_occurrences(
             if kind == "result":
                 continue
             pieces.append(text[body:end])
-            scans.append(scan[body:end])
             firsts.append(joined)
             shifts.append((body - joined, eid))
             joined += end - body + 1
         bodies = "\n".join(pieces)
-        bodies_scan = "\n".join(scans)
+        # The ASCII copy maps each character on its own: copying the joined bodies gives
+        # what joining the copy's slices gives.
+        bodies_scan = ascii_copy(bodies)
         for pattern in mentioned:
             for entity in pattern.entities(bodies, scan=bodies_scan):
                 if entity.key in skip:
