@@ -130,6 +130,8 @@ _IDENT_START: Final = re.compile(r"[\w-]*$")
 """An identifier that ends by saying its thing is asked for, not had (``approval_required``,
 ``waiver_requested``, ``refund-pending``): its words read as conditional. (A marker inside an
 identifier otherwise conditions what follows it: ``cancel_pending_order``.)"""
+_AFTER_IN: Final = frozenset({"part", "principle"})
+"""Hints of a hedge that starts with "in" before them ("in part", "in principle")."""
 _SEE: Final = re.compile(r"[-,(:] *see ")
 """A reference that the value holds only on terms said elsewhere ("approved - see terms",
 "approved (see policy)"), not a "see" of prose ("I see it was approved")."""
@@ -139,7 +141,8 @@ _HEDGE_END: Final = re.compile('["\n\u23ce;!?\\[\\]{}]|\\.(?![\\d\\w])')
 """Where a hedge's reach ends: a string's quote, a sentence's end (a full stop before a space,
 not an abbreviation's ``prov.`` inside a word, nor a decimal point; a question mark; a line
 break, which the transcript shows as ``⏎``), a bracket."""
-_HEDGE_START: Final = re.compile(f".*(?:{_HEDGE_END.pattern})", re.DOTALL)
+_HEDGE_ENDS: Final = ('"', "\n", "\u23ce", ";", "!", "?", "[", "]", "{", "}", ". ")
+""":data:`_HEDGE_END` as literals, to search back from a hedge for its clause's start."""
 
 
 _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("failed", "failure")}
@@ -219,7 +222,9 @@ def _clauses(folded: str, spaced: str, hedge: bool = True) -> list[tuple[int, in
     words = set(spaced.split())
     hints = _MARKER_HINTS.intersection(words)
     hedged = _hedges(folded, spaced, words) if hedge else []
-    if not _ASKED_HINTS.isdisjoint(words):
+    if not _ASKED_HINTS.isdisjoint(words) and any(
+        f"_{h}" in folded or f"-{h}" in folded for h in _ASKED_HINTS.intersection(words)
+    ):
         asked = [(_ident_start(folded, m.start()), m.end()) for m in _ASKED_AFTER.finditer(folded)]
         if asked:
             hedged = _merged(hedged, asked)
@@ -252,18 +257,31 @@ def _hedges(folded: str, spaced: str, words: set[str]) -> list[tuple[int, int]]:
     """The spans a hedge reaches: each hedge word or mark conditions its whole clause, before
     and after it, up to a string's quote or a sentence's end (:data:`_HEDGE_END`)."""
     spans: list[tuple[int, int]] = []
-    if not _HEDGE_HINTS.isdisjoint(words) or (" to be " in spaced and "be" in words):
-        # In the padded text a match starts at the space before the word: its place here.
-        for m in _HEDGES.finditer(f" {spaced} "):
-            stop = _HEDGE_END.search(folded, m.end())  # past an abbreviation's full stop
-            spans.append((_clause_start(folded, m.start()), stop.start() if stop else len(folded)))
+    hints = set(_HEDGE_HINTS.intersection(words))
+    if "be" in words and " to be " in spaced:
+        hints.add("to")
+    if hints:
+        # Each hint's places, found in C; in the padded text a hint starts at the space
+        # before it: its place here.
+        padded = f" {spaced} "
+        for hint in hints:
+            at = padded.find(f" {hint} ")
+            while at >= 0:
+                m = _HEDGES.match(padded, at - 3 if hint in _AFTER_IN else at)
+                if m is not None:
+                    stop = _HEDGE_END.search(folded, m.end())  # past an abbreviation's stop
+                    end = stop.start() if stop else len(folded)
+                    spans.append((_clause_start(folded, m.start()), end))
+                at = padded.find(f" {hint} ", at + 1)
     if "see" in words:
         for m in _SEE.finditer(folded):
             stop = _HEDGE_END.search(folded, m.end())
             spans.append((_clause_start(folded, m.start()), stop.start() if stop else len(folded)))
     for mark in _HEDGE_MARKS:  # a mark hedges what comes before it, up to it
-        if mark in folded:
-            spans += [(_clause_start(folded, i), i) for i, c in enumerate(folded) if c == mark]
+        at = folded.find(mark)
+        while at >= 0:
+            spans.append((_clause_start(folded, at), at))
+            at = folded.find(mark, at + 1)
     return _merged(spans) if spans else spans
 
 
@@ -276,8 +294,10 @@ def _ident_start(folded: str, point: int) -> int:
 
 
 def _clause_start(folded: str, point: int) -> int:
-    begun = _HEDGE_START.match(folded, 0, point)
-    return begun.end() if begun is not None else 0
+    """Where the clause holding ``point`` starts: after the last of :data:`_HEDGE_ENDS`
+    before it (a search back in C for each, not a scan in Python)."""
+    last = max(folded.rfind(end, 0, point) for end in _HEDGE_ENDS)
+    return last + 1 if last >= 0 else 0
 
 
 def _merged(*groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -321,10 +341,11 @@ def _is_letter(char: str) -> bool:
     return _LETTERS.fullmatch(char) is not None
 
 
-def letters_of(text: str) -> str:
+def letters_of(text: str, hedged: bool = True) -> str:
     """``text``'s folded letters, every other character a space, and a space at each end: a
-    word (a run of letters) is in ``word_set(text)`` if and only if ``f" {word} "`` is in it."""
-    return f" {_spaced(text)} "
+    word (a run of letters) is in ``word_set(text)`` if and only if ``f" {word} "`` is in it
+    (``hedged``: the words a hedge reaches read as conditional)."""
+    return f" {_spaced(text, hedged)} "
 
 
 def word_set(text: str, hedged: bool = True) -> set[str]:
