@@ -1,7 +1,8 @@
 """Label counts of the extractive records of every evaluation set (issue 13, red team round 3).
 
 Run from a tree's root with the dev venv: ``.venv/bin/python -m bench.redteam3_labels``
-(``--eval-dir`` for the shared development sessions). For each set: the items of the extractive
+(``--eval-dir`` for the shared development sessions). For each set (``evals/*.jsonl``, the
+tau2 sample, the development sessions): the items of the extractive
 summariser's records per provenance label (the goal included), so that a change to the
 provenance rules can be shown to keep honest labels: the counts must not drop.
 """
@@ -42,8 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval-dir", default="../shared/eval", help="development sessions")
     args = parser.parse_args(argv)
     paths = [
-        Path("evals/agentlog-eval.jsonl"),
-        Path("evals/booking-eval.jsonl"),
+        *sorted(Path("evals").glob("*.jsonl")),
         *sorted(Path("tests/data/tau2").glob("*.jsonl")),
         *sorted(Path(args.eval_dir).glob("*.jsonl")),
     ]

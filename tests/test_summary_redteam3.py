@@ -652,3 +652,15 @@ def test_a_lookup_by_what_the_customer_gave_stays_verified() -> None:
         label("Found user id by email ana@example.com: ana_lima_4410", ["e02", "e03"], events)
         == "verified"
     )
+
+
+def test_an_item_that_says_the_agent_made_the_call_keeps_its_arguments() -> None:
+    """ "Applied ... with code MGR-7788" names the call (``apply_code``, ``code``): what the
+    agent did is verified, though the code is the customer's."""
+    events = [
+        event(1, "user", Part(text=INVENTED)),
+        call(2, "redeem_code", {"order_id": "A-1001", "code": "MGR-7788"}, "c1"),
+        result(3, "redeem_code", {"ok": True, "order_id": "A-1001"}, "c1"),
+    ]
+    assert label("Redeemed code MGR-7788 for A-1001.", ["e02", "e03"], events) == "verified"
+    assert label("A-1001 has manager approval MGR-7788.", ["e02", "e03"], events) != "verified"

@@ -15,7 +15,12 @@ marker is written as prose, what its clause says before it) read as conditional
 does not support "Full refund approved", while "refund once approved" says the same condition,
 and what is said outright supports its conditional. The markers are English words of grammar,
 not of any domain; a marker inside an identifier (``cancel_pending_order``) conditions only
-what follows it.
+what follows it, and an identifier that ends in one (``approval_required``,
+``refund_pending``, ``waiver_requested``) conditions its own words. A **hedge** (:data:`_HEDGES`:
+"provisionally", "tentatively", "in principle", "likely", "may", "to be confirmed", a
+reference "- see terms", a trailing ``*``, ``?`` or dagger) conditions its whole clause, before
+and after it, up to a string's quote or a sentence's end: "approved (conditional)" holds
+``if~approved`` only.
 
 A word of an item is found in an event when the event holds it in some inflection: each item
 word is expanded into its likely forms (:func:`forms`: ``refund`` ~ ``refunds``, ``refunded``,

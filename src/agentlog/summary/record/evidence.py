@@ -11,7 +11,13 @@ tier, from the strongest witness down:
   the decision (a state change, an escalation or a transfer), as SPEC 4 asks of such agents.
   An ``LlmAgent``'s events always carry the model that wrote them, so its prose is never one.
   What such a text quotes of the user (a run of four words or more of one of their messages:
-  a router forwarding the request) is still the user's words, not the decision's;
+  a router forwarding the request) is still the user's words, not the decision's, and so is
+  any other word the user wrote that neither the decision's actions nor a tool result says
+  (a rewording a few words at a time). A successful call's string argument that only the
+  user's words support and no result says is left out of the call's ``evidence`` unit (an
+  ``agent`` copy holds it; :attr:`Unit.full` is the whole call, for an item that says the
+  agent made that call with it); a result's string that only repeats the user's earlier words
+  is an echo, whatever its key; an artifact holds its name as an identifier, not as words;
 - ``agent``: any other text by an agent: model prose, a callback's canned reply, and a tool
   call the session holds no result of, or only an error (``{"error": ...}``): what the agent
   asked for, which nothing established;
@@ -192,9 +198,10 @@ class Unit:
     a payload, and most cited events are checked without encoding it again.
     """
 
-    __slots__ = ("_amounts", "_apart", "_asked", "_dates", "_digits", "_echo", "_folded", "_groups",
-                 "_letters", "_lists", "_own", "_payload", "_scoped", "_source", "_tokens",
-                 "_whole", "_words", "full", "link", "text", "tier")  # fmt: skip
+    __slots__ = ("_amounts", "_apart", "_asked", "_dates", "_digits", "_echo", "_folded",
+                 "_groups", "_in_groups", "_letters", "_lists", "_own", "_payload", "_scoped",
+                 "_source", "_tokens", "_whole", "_words", "full", "link", "text",
+                 "tier")  # fmt: skip
 
     def __init__(
         self,
@@ -217,6 +224,7 @@ class Unit:
         self._source = payload
         self._groups: dict[int, list[str]] | None = None
         self._apart: dict[tuple[str, ...], _Apart] | None = None
+        self._in_groups: set[str] | None = None
         """A tool's name and payload: where it lists several records (a list of objects), an
         item about one of them reads only that one (:meth:`unsaid_about`)."""
         self._scoped: dict[tuple[str, ...], Unit] | None = None
@@ -372,6 +380,9 @@ class Unit:
         tokens = tuple(sorted(e.key[3:] for e in entities if e.kind == "id"))
         if self._groups is None:
             self._groups = _record_lists(self._source[1], _two_lists(self.text))
+        grouped = self._grouped_words()
+        if not any(w in grouped for word in words for w in forms(word)):
+            return self.unsaid(words)  # no record of a group says any: the rest does, or none
         if self._apart is None:
             self._apart = {}
         read = self._apart.get(tokens)
@@ -400,6 +411,13 @@ class Unit:
             if missing:
                 missing = min((Unit(self.tier, r).unsaid(missing) for r in records), key=len)
         return missing
+
+    def _grouped_words(self) -> set[str]:
+        """Every word the records of the payload's groups hold (read once per unit)."""
+        if self._in_groups is None:
+            records = "\n".join(r for rs in (self._groups or {}).values() for r in rs)
+            self._in_groups = set(letters_of(records).split())
+        return self._in_groups
 
     def _spaced(self) -> str:
         if self._letters is None:
@@ -452,6 +470,7 @@ class Evidence:
         self._user_text: str | None = None
         self._before: dict[str, int] = {}
         self._first_said: dict[str, int] | None = None
+        self._users_only_seen: dict[tuple[str, int], bool] = {}
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
             # from its newest compaction on): those read as what the compaction says of them.
@@ -682,6 +701,13 @@ class Evidence:
         holding it."""
         if not self._may_be_users(value):
             return False
+        key = (value, self._before.get(event_id, -1))
+        known = self._users_only_seen.get(key)
+        if known is None:
+            known = self._users_only_seen[key] = self._read_users_only(value, event_id)
+        return known
+
+    def _read_users_only(self, value: str, event_id: str) -> bool:
         words: Collection[str] = () if _id_like(value) else content_words(value)
         if words:
             said = self._said_before(event_id)

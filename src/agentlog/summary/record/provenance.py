@@ -46,6 +46,31 @@ The label is the strongest tier that supports the item:
   words the user wrote; otherwise ``agent_statement`` (the record's own words, which no cited
   event holds).
 
+Round 3 of the red team (issue 13) added, each a rule of grammar or of structure, never a
+domain's words:
+
+- a **hedge** reads as a condition over its whole clause, though it names none
+  ("provisionally approved", "approved (conditional)", "approved*", "approved - see terms",
+  "in principle", "likely", "may", "to be confirmed"), and an identifier that ends by asking
+  for its thing (``approval_required``, ``waiver_requested``) holds its words only as asked;
+  a predicate's or a decision's value that says "not yet" in other words ("on hold",
+  "requested", "under review", "processing") denies it, and so does an object under a key
+  naming a decision (``"approval": {"status": "denied"}`` reads "no approval");
+- **groups of records**: of a list of objects, or a map of lists (``{"approved": [...],
+  "denied": [...]}``), about none of the item's identifiers, a clause's words come from one
+  record ("fee waiver" of one decision and "approved" of another say nothing together);
+- **said together**: each clause's words are said of the identifiers it names, and the
+  item's identifiers are held together (by one cited event, or a call and its result): a
+  refund of one result is not joined to the order of another;
+- **arguments the agent wrote**: a call's string argument that only the user's words (those
+  before the call) support, and that no tool result says, is not what the call established
+  (it stays an agent statement), unless the item says the agent made that call with it (it
+  names the tool and the argument's key: "Cancelled pending order #W1: reason no longer
+  needed"); a result's string of four content words or more, all the user's earlier words,
+  is an echo whatever its key; a deterministic decision's word the user wrote that neither
+  its actions (state change, transfer) nor any tool result says is the user's, however short
+  the run it comes in; an artifact's name is nobody's established words.
+
 So no wording and no choice of citations turns the user's words into a verified fact: every
 word of a verified item is one the session's tool traffic (or a deterministic decision) holds
 about its entities, and a word no tool ever wrote ("pre-approved", "authorised", "waived")
@@ -310,9 +335,17 @@ def _calls_named(text: str, units: list[Unit]) -> list[Unit]:
     spoken = set().union(*map(forms, said)) | said
 
     def named(alternatives: frozenset[str]) -> bool:
-        return any(not forms(w).isdisjoint(spoken) for w in alternatives)
+        return any(not _spelt(w).isdisjoint(spoken) for w in alternatives)
 
     return [u.full[1] if u.full is not None and all(map(named, u.full[0])) else u for u in units]
+
+
+def _spelt(word: str) -> frozenset[str]:
+    """:func:`forms` of a tool's word, and its ``-ied`` forms (``apply``: "applied")."""
+    found = forms(word)
+    if len(word) > 3 and word.endswith("y") and word[-2] not in "aeiou":
+        found |= {word[:-1] + "ied", word[:-1] + "ies"}
+    return found
 
 
 def support(
