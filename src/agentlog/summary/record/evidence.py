@@ -380,8 +380,7 @@ class Unit:
         tokens = tuple(sorted(e.key[3:] for e in entities if e.kind == "id"))
         if self._groups is None:
             self._groups = _record_lists(self._source[1], _two_lists(self.text))
-        grouped = self._grouped_words()
-        if not any(w in grouped for word in words for w in forms(word)):
+        if not self.groups_say(words):
             return self.unsaid(words)  # no record of a group says any: the rest does, or none
         if self._apart is None:
             self._apart = {}
@@ -411,6 +410,16 @@ class Unit:
             if missing:
                 missing = min((Unit(self.tier, r).unsaid(missing) for r in records), key=len)
         return missing
+
+    def groups_say(self, words: Iterable[str]) -> bool:
+        """Whether a record of a group of the payload holds one of ``words`` (cheap: the words
+        of every record, read once)."""
+        if self._source is None or not _may_group(self.text):
+            return False
+        if self._groups is None:
+            self._groups = _record_lists(self._source[1], _two_lists(self.text))
+        grouped = self._grouped_words()
+        return any(w in grouped for word in words for w in forms(word))
 
     def _grouped_words(self) -> set[str]:
         """Every word the records of the payload's groups hold (read once per unit)."""

@@ -294,7 +294,7 @@ def _one_record(words: set[str], units: Sequence[Unit], entities: Sequence[Entit
     """Whether a clause's words that one cited unit alone says come, of each group of records
     it holds about none of the item's identifiers, from one record (:meth:`Unit.apart`)."""
     for unit in units:
-        if not unit.may_group():
+        if not unit.groups_say(words):
             continue
         others = [u for u in units if u is not unit]
         alone = _unsaid(words, others)
