@@ -118,7 +118,10 @@ def _writes(events: Sequence[Event]) -> list[tuple[str, str, dict[str, object]]]
     for event in events:
         for response in event.function_responses():
             call = calls.get(response.id)
-            if call is None or not is_state_changing(call[1]) or failed(response.response):
+            if call is None or failed(response.response):
+                continue
+            delta = bool(event.actions.state_delta)
+            if not is_state_changing(call[1], call[2], response.response, delta=delta):
                 continue
             found.append((call[0], event.id, call[2]))
     return found

@@ -5,7 +5,7 @@ payload becomes one line of text (the conversation's sentences:
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from agentlog.summary.record._scan import amount_key
@@ -19,6 +19,7 @@ __all__ = [
     "args_text",
     "is_status_key",
     "prose_of",
+    "says_done",
     "says_what_it_did",
     "shown_amount",
     "SALIENT_KEYS",
@@ -54,9 +55,12 @@ WRITE_VERBS: Final = frozenset(
 
 READ_VERBS: Final = frozenset(
     {
-        "calculate", "can", "check", "count", "describe", "estimate", "fetch", "find", "get",
-        "has", "is", "list", "look", "lookup", "preview", "query", "quote", "read", "run",
-        "search", "show", "validate", "verify", "view",
+        "analyse", "analyze", "browse", "calculate", "can", "check", "compare", "count",
+        "describe", "detect", "diagnose", "display", "estimate", "explain", "fetch", "find",
+        "forecast", "get", "has", "inspect", "is", "list", "locate", "look", "lookup",
+        "monitor", "ping", "predict", "preview", "query", "quote", "read", "recommend",
+        "retrieve", "run", "search", "show", "simulate", "suggest", "summarise", "summarize",
+        "test", "trace", "track", "validate", "verify", "view",
     }
 )  # fmt: skip
 """First words of a tool name that say it only reads."""
@@ -77,12 +81,136 @@ def is_lookup(name: str) -> bool:
     return bool(words) and words[0].lower() in READ_VERBS
 
 
-def is_state_changing(name: str) -> bool:
-    """Whether a tool's name says it changes something (``cancel_order``, not ``get_order``)."""
+def is_state_changing(
+    name: str,
+    args: Mapping[str, Any] | None = None,
+    result: Any = None,
+    *,
+    delta: bool = False,
+) -> bool:
+    """Whether a tool call may have changed something, so that it is a decision: read from
+    its name, and from its arguments and result when given (the one rule every user applies:
+    the summariser, the validator's expected entities, the bench).
+
+    In order: a name whose first word reads (``get_order``, ``check_status``) reads; one whose
+    first word writes (``cancel_order``, ``reissue_payment``: ``re`` or ``un`` and a writing
+    verb) writes; a call that changed the session's state (``delta``), or whose result says
+    its first word was done (``accept_settlement``: ``"status": "accepted"``; ``withdraw``:
+    ``withdrawn``; ``release_hold``: ``"released": true``; ``"changed": true``; a prose
+    result "Payment voided") writes; a writing verb anywhere (``order_cancel``) writes. With
+    the arguments: a name whose first word is a noun an argument's key names
+    (``order_status(order_id)``) reads; one whose result holds an identifier no argument held
+    (what it created: ``{"dispatch_id": "D-1"}``) writes, as does a verb before an object an
+    argument's key names (``waive_fee(fee_id)``); the rest reads. Without the arguments those
+    last rules stay silent, so what is a write by name and result alone is one with them.
+    """
     words = [w.lower() for w in _NAME_WORD.findall(name)]
     if not words or words[0] in READ_VERBS:
         return False
-    return any(w in WRITE_VERBS for w in words)
+    first = words[0]
+    if _writes(first) or delta or _reports_done(first, result):
+        return True
+    if any(w in WRITE_VERBS for w in words[1:]):
+        return True
+    if args is None:
+        return False
+    keyed = {w for k in args for w in words_of(str(k)).split()}
+    if first in keyed:
+        return False  # ``order_status(order_id)``: a noun first
+    if _made(words, args, result):
+        return True
+    objects = [w for w in words[1:] if w not in _GRAMMAR and not w.isdigit()]
+    return bool(objects) and objects[0] in keyed
+
+
+_OUTCOMES: Final = frozenset(
+    {
+        "accepted", "applied", "approved", "assigned", "booked", "cancelled", "canceled",
+        "completed", "confirmed", "created", "dispatched", "filed", "granted", "initiated",
+        "issued", "lodged", "logged", "opened", "placed", "processed", "queued", "raised",
+        "registered", "released", "scheduled", "sent", "submitted", "voided", "waived",
+    }
+)  # fmt: skip
+"""Words a prose result says a change with ("Job RSA-88213 accepted by Kennet Recovery")."""
+_NEW_KEYS: Final = frozenset({"id", "ref", "reference", "code", "number", "confirmation"})
+
+
+def _made(words: list[str], args: Mapping[str, Any], result: Any) -> bool:
+    """Whether a result reports something the call made: an identifier no argument held
+    under a key that is a bare identifier's (``id``, ``reference``), says ``new``, or names
+    a word of the tool's name (``extend_warranty``: ``warranty_id``); or a prose result
+    whose first words say a change (``accepted``, ``scheduled``) or the tool's verb done."""
+    prose = prose_of(result)
+    if prose is not None:
+        said = words_of(prose.split(". ", 1)[0]).split()
+        return any(w in _OUTCOMES or _done_form(w, words[0]) for w in said)
+    found, _ = unwrap(result)
+    if not isinstance(found, dict):
+        return False
+    held = {v for v in map(scalar, args.values()) if v}
+    named = set(words) | {"new"}
+    for k, v in found.items():
+        key = str(k)
+        if not is_id_key(key) or (shown := scalar(v)) is None or shown in held:
+            continue
+        key_words = words_of(key).split()
+        if set(key_words) <= _NEW_KEYS or not named.isdisjoint(key_words):
+            return True
+    return False
+
+
+def _writes(verb: str) -> bool:
+    """Whether a name's first word is a writing verb, or ``re``/``un`` and one."""
+    if verb in WRITE_VERBS:
+        return True
+    return verb[:2] in ("re", "un") and verb[2:] in WRITE_VERBS | _RE_VERBS
+
+
+_RE_VERBS: Final = frozenset({"link", "bind", "pair", "do", "route", "hold", "freeze", "publish"})
+"""Verbs that write with ``re`` or ``un`` before them (``unlink``, ``rebind``, ``unfreeze``)."""
+
+_CHANGE_KEYS: Final = frozenset(
+    {"changed", "updated", "modified", "created", "saved", "applied", "deleted", "removed"}
+)
+"""Keys whose true value says the call changed something (``"changed": true``)."""
+
+
+def _done_form(word: str, verb: str) -> bool:
+    """Whether ``word`` says ``verb`` was done (``accepted``, ``withdrawn``, ``shipped``)."""
+    if len(verb) < 3 or word == verb or not word.startswith(verb[:3]):
+        return False
+    if word.endswith("n") and word.startswith(verb) and len(word) <= len(verb) + 2:
+        return True  # withdraw: withdrawn
+    return word.endswith(("ed", "d")) and word in forms(verb)
+
+
+def says_done(value: str, name: str, past: str) -> bool:
+    """Whether a write's status value says what its action does (``past``, the action's
+    verb: ``cancelled``), or the tool's first word done (``withdraw_claim``: ``withdrawn``)."""
+    folded = value.casefold()
+    words = _NAME_WORD.findall(name)
+    return folded == past or (bool(words) and _done_form(folded, words[0].lower()))
+
+
+def _reports_done(verb: str, result: Any) -> bool:
+    """Whether a result says its tool's first word was done: a short status, a key whose
+    value is true, or a prose result's word (``voided``), or a change flag."""
+    if result is None:
+        return False
+    found, _ = unwrap(result)
+    prose = prose_of(result)
+    if prose is not None:
+        return any(_done_form(w, verb) for w in words_of(prose).split()[:12])
+    if not isinstance(found, dict):
+        return False
+    for k, v in found.items():
+        key = str(k).lower()
+        if v is True and (key in _CHANGE_KEYS or _done_form(key, verb)):
+            return True
+        short = isinstance(v, str) and is_status_key(key) and len(v) <= _STATUS_CHARS
+        if short and any(_done_form(w, verb) for w in words_of(str(v)).split()):
+            return True
+    return False
 
 
 def clip(text: str, limit: int) -> str:
@@ -383,10 +511,13 @@ def is_status_key(key: str) -> bool:
 
 
 _PAST: Final = {
-    "cancel": "cancelled", "drop": "dropped", "find": "found", "get": "looked up",
-    "lookup": "looked up", "make": "made", "pay": "paid", "put": "put", "read": "read",
-    "reset": "reset", "run": "ran", "send": "sent", "set": "set", "ship": "shipped",
-    "stop": "stopped", "submit": "submitted",
+    "admit": "admitted", "buy": "bought", "cancel": "cancelled", "commit": "committed",
+    "drop": "dropped", "find": "found", "freeze": "froze", "get": "looked up", "give": "gave",
+    "hold": "held", "lookup": "looked up", "make": "made", "pay": "paid", "plan": "planned",
+    "put": "put", "read": "read", "refer": "referred", "reset": "reset", "run": "ran",
+    "sell": "sold", "send": "sent", "set": "set", "ship": "shipped", "stop": "stopped",
+    "submit": "submitted", "take": "took", "transfer": "transferred", "unfreeze": "unfroze",
+    "withdraw": "withdrew", "write": "wrote",
 }  # fmt: skip
 _NOT_PAST: Final = frozenset({"can", "has", "is"})
 
@@ -401,12 +532,17 @@ def _past(verb: str) -> str:
     return verb + "ed"
 
 
-def action_of(name: str) -> str:
+def action_of(name: str, *, wrote: bool = False) -> str:
     """A tool's name as what it did, capitalised (``change_flight``: ``Changed flight``;
     ``get_order_details``: ``Looked up order details``); a name whose first word is no verb
-    reads as its words."""
+    we know reads as its words, but for a write (``wrote``) with no writing verb after it:
+    its first word is the verb (``withdraw_claim``: ``Withdrew claim``; ``price_adjustment``
+    stays)."""
     words = words_of(name).split()
-    if words and words[0] not in _NOT_PAST and (words[0] in WRITE_VERBS or words[0] in READ_VERBS):
+    verb = bool(words) and (words[0] in WRITE_VERBS or words[0] in READ_VERBS or _writes(words[0]))
+    if wrote and words and not verb:
+        verb = words[0].isalpha() and not any(w in WRITE_VERBS for w in words[1:])
+    if verb and words[0] not in _NOT_PAST:
         words[0] = _past(words[0])
     text = " ".join(words)
     return text[:1].upper() + text[1:]

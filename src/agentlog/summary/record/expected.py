@@ -384,14 +384,15 @@ def _result_shape(scan: str, body: int, end: int) -> tuple[int, str | None]:
     newlines), ``None`` when none does or it does not parse."""
     space = scan.find(" ", body, end)
     name = scan[body : space if space >= 0 else end]
-    write = is_state_changing(name)
     if space < 0 or not scan.startswith("{", space + 1):
-        return -1, "\n" if write else None
+        said = scan[space + 1 : end] if space >= 0 else None
+        return -1, "\n" if is_state_changing(name, result=said) else None
     json_at = space + 1
     try:
         payload = json.loads(scan[json_at:end])
     except ValueError:
         return json_at, None
+    write = is_state_changing(name, result=payload)
     if not isinstance(payload, dict):
         return json_at, None
     if not write and len(payload) == 1:

@@ -31,7 +31,7 @@ left empty is not added). An entity that only occurred inside such a sentence is
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from agentlog.approvals import REQUEST_CONFIRMATION
@@ -43,12 +43,12 @@ from agentlog.summary.record._extract import (
     failed,
     fields_text,
     holds,
-    is_lookup,
     is_state_changing,
     is_status_key,
     kept_fields,
     payload_text,
     prose_of,
+    says_done,
     says_what_it_did,
     scalar,
     thing_of,
@@ -233,7 +233,12 @@ class _Builder:
                     why = _ERROR_WORD.sub("", why, count=1)
                     head = _capital(" ".join(filter(None, (words_of(name), args_text(values)))))
                     self.add(self.facts, clip(f"{head} failed: {why}", self.limit), sources)
-                elif is_state_changing(name) or (event.actions.state_delta and not is_lookup(name)):
+                elif is_state_changing(
+                    name,
+                    args if isinstance(args, Mapping) else {},
+                    payload,
+                    delta=bool(event.actions.state_delta),
+                ):
                     self.write(name, values, payload, texts, sources, repeated)
                 else:
                     self.read(name, args, values, payload, texts, sources, repeated)
@@ -305,7 +310,7 @@ class _Builder:
     ) -> None:
         """A write as a decision: what it did to which object (``Changed flight Q7ZK2M: new
         flight number XY131``), then what its result says the record must keep."""
-        action = action_of(name)
+        action = action_of(name, wrote=True)
         said = {v for _, v in values}
         prose = prose_of(payload)
         if prose is not None:
@@ -316,11 +321,19 @@ class _Builder:
         else:
             result = kept_fields(payload, texts, said | self.said, codes=True)
             verb = action.split(" ", 1)[0].casefold()
-            # A status the verb says already ("Cancelled order: status cancelled") goes.
-            result = [kv for kv in result if not (is_status_key(kv[0]) and kv[1] == verb)]
-        self.add(self.decisions, clip(self.act(action, values, result), self.limit), sources)
-        target = next((v for k, v in values if is_id_key(k)), None)
-        if target is not None:
+            # A status the verb says already ("Cancelled order: status cancelled", "Withdrew
+            # claim: status withdrawn") goes.
+            result = [
+                kv for kv in result if not (is_status_key(kv[0]) and says_done(kv[1], name, verb))
+            ]
+        acted = _acted_on(name, values)
+        made = _made_id(name, payload, said) if prose is None else None
+        if made is not None:
+            result = [kv for kv in result if kv[1] != made[1]]
+        text = self.act(action, values, result, made or acted)
+        self.add(self.decisions, clip(text, self.limit), sources)
+        first = next((v for k, v in values if is_id_key(k)), None)
+        for target in dict.fromkeys(v for v in (first, acted and acted[1]) if v):
             self.changed(("thing", target.casefold()))
         self.done.append((self.order.get(sources[0], -1), words_of(name).split(" ", 1)[0]))
         self.said |= said | _each(v for _, v in result)
@@ -341,11 +354,15 @@ class _Builder:
 
     @staticmethod
     def act(
-        action: str, values: list[tuple[str, str]], result: Sequence[tuple[str, str]] = ()
+        action: str,
+        values: list[tuple[str, str]],
+        result: Sequence[tuple[str, str]] = (),
+        target: tuple[str, str] | None = None,
     ) -> str:
-        """``<action> <object id>: <other arguments, what the result says>`` (the object: the
-        first argument under an identifier's key)."""
-        target = next(((k, v) for k, v in values if is_id_key(k)), None)
+        """``<action> <object id>: <other arguments, what the result says>`` (the object:
+        ``target``, or the first argument under an identifier's key)."""
+        if target is None:
+            target = next(((k, v) for k, v in values if is_id_key(k)), None)
         rest = [kv for kv in values if kv != target]
         head = f"{action} {target[1]}" if target else action
         changes = fields_text([*rest, *result])
@@ -736,3 +753,42 @@ class ExtractiveSummarizer:
     async def summarize(self, session: SummaryInput) -> SummaryResult:
         """``summarize_now``, for callers that take any ``Summarizer``."""
         return self.summarize_now(session)
+
+
+def _nouns(name: str) -> tuple[str, set[str]]:
+    """A tool name's verb and the words of what it acts on (``book_flight``: ``book``,
+    ``{"flight"}``)."""
+    words = words_of(name).split()
+    return (words[0] if words else ""), {w for w in words[1:] if not w.isdigit()}
+
+
+def _acted_on(name: str, values: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The argument a write acts on: the identifier whose key names the tool's own noun
+    (``refund_booking``: ``booking_code``; not a ``new_...`` one, the change), else the first
+    identifier."""
+    ids = [(k, v) for k, v in values if is_id_key(k)]
+    _, nouns = _nouns(name)
+    for k, v in ids:
+        words = words_of(k).split()
+        if words[:1] != ["new"] and not nouns.isdisjoint(words):
+            return k, v
+    return ids[0] if ids else None
+
+
+def _made_id(name: str, payload: Any, held: Collection[str]) -> tuple[str, str] | None:
+    """The identifier a write's result created: at its top level, under a key naming the
+    tool's noun or its verb's ``-ing`` (``book_flight``: ``booking_code``; ``extend_warranty``:
+    ``warranty_id``; not ``refund_booking``'s ``refund_id``, which the booking had), a value
+    no argument held."""
+    found, _ = unwrap(payload)
+    if not isinstance(found, dict):
+        return None
+    verb, nouns = _nouns(name)
+    named = nouns | {verb + "ing", verb.removesuffix("e") + "ing"}
+    for k, v in found.items():
+        shown = scalar(v)
+        if shown is None or shown in held or not is_id_key(str(k)):
+            continue
+        if not named.isdisjoint(words_of(str(k)).split()):
+            return str(k), shown
+    return None
