@@ -191,6 +191,13 @@ def test_which_keys_name_an_identifier(key: str, names_an_id: bool) -> None:
         ("09:45", False),  # times, not ids
         ("11:30pm", False),
         ("07:00-09:00", False),
+        ("3-seat", False),  # a number hyphenated to a word: what a thing has
+        ("2-day", False),
+        ("10-pack", False),
+        ("4-Door", False),
+        ("SOFA-3S-OAT", True),
+        ("A-1001", True),
+        ("2-B4", True),
     ],
 )
 def test_which_tokens_are_identifier_shaped(token: str, shaped: bool) -> None:
@@ -461,3 +468,16 @@ def test_the_extractive_summariser_passes_every_insurance_session() -> None:
     for session in load_jsonl_sessions(INSURANCE):
         result = ExtractiveSummarizer().summarize_now(session)
         assert result.ok, (session.session_id, result.last_problems)
+
+
+def test_a_number_hyphenated_to_a_word_is_not_learned_and_the_product_code_is() -> None:
+    product = {"sku": "SOFA-3S-OAT", "title": "Harlow 3-seat sofa", "delivery": "2-day"}
+    events = [
+        event(1, "user", Part(text="Is the Harlow 3-seat sofa in oat SOFA-3S-OAT in stock?")),
+        event(2, "agent", Part.from_function_call("get_product", {"query": "3-seat sofa"}, "c1")),
+        event(3, "get_product", Part.from_function_response("get_product", product, "c1")),
+        event(4, "agent", Part(text="Yes: the 3-seat sofa ships with 2-day delivery.")),
+    ]
+    got = found(events)
+    assert "SOFA-3S-OAT" in got
+    assert not {"3-seat", "2-day"} & got

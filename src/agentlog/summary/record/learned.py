@@ -25,7 +25,8 @@ or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; run
 ``/`` or ``:`` count when one holds a digit (``CLM/2026/004431``, a MAC address; not a time
 such as ``09:45``), and under a key runs joined by
 ``.`` with a letter and a digit (``INV.2026.0042``); dates (``14/05/2026``), fractions,
-times and quantities (``100GB``, ``24h``, ``10th``) are not identifiers. For rules 2 and 3 the
+times and quantities (``100GB``, ``24h``, ``10th``) and a number hyphenated to a word (``3-seat``,
+``2-day``, ``10-pack``) are not identifiers. For rules 2 and 3 the
 shape is stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a
 letter, or digit runs joined by ``_`` or ``-``), since no key vouches for the value.
 
@@ -104,6 +105,9 @@ _NOT_ID: Final = re.compile(
     r"|hrs?|min|s|ms|am|pm|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)",
     re.IGNORECASE,
 )
+_COUNTED: Final = re.compile(r"\d{1,4}(?:-[A-Za-z]?[a-z]+)+")
+"""A number and a word, hyphenated: what a thing has (``3-seat``, ``2-day``, ``10-pack``,
+``4-door``), not an identifier."""
 _DIGIT: Final = re.compile(r"\d")
 _MAX_KEYS: Final = 4096
 
@@ -140,6 +144,8 @@ def _is_identifier(value: str) -> bool:
         return False
     if core.isalpha():
         return bare.isupper() or core != bare  # all capitals, or words joined by "_" or "-"
+    if _COUNTED.fullmatch(bare) is not None:
+        return False  # ``3-seat``
     return (core == bare and core.isdigit()) or _NOT_ID.fullmatch(bare) is None
 
 
@@ -151,7 +157,7 @@ def identifier_shaped(token: str) -> bool:
     if len(bare) < 4 or not bare.isascii() or _TOKEN.fullmatch(bare) is None:
         return False
     plain = bare.replace("_", "").replace("-", "").replace("/", "").replace(":", "")
-    if plain.isalpha() or _NOT_ID.fullmatch(bare) is not None:
+    if plain.isalpha() or _NOT_ID.fullmatch(bare) is not None or _COUNTED.fullmatch(bare):
         return False
     if plain.isdigit():
         if "/" in bare or ":" in bare:  # dates, fractions, ``24/7``, times: a long run or none
