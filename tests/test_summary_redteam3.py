@@ -138,6 +138,19 @@ HEDGED = [
     "approved in part",
     "Provisionally Approved",
     "prov. approved",
+    # A marker after a comma or a bracket, a reference back, a reversal later in the value.
+    "approved (pending signature)",
+    "approved, pending signature",
+    "approved, subject to checks",
+    "approved (if eligible)",
+    "approved; conditions apply",
+    "approved with conditions",
+    "approved for now",
+    "approved so far",
+    "previously approved",
+    "approved, then revoked",
+    "approved (reversed)",
+    "approved, later cancelled",
 ]
 
 
@@ -604,6 +617,9 @@ def test_a_goal_citing_a_hedged_result_is_not_verified() -> None:
     [
         ({"refund": "approved"}, "A-1001 refund approved."),
         ({"refund": "provisionally approved"}, "A-1001 refund provisionally approved."),
+        ({"refund": "approved, then revoked"}, "A-1001 refund approved, then revoked."),
+        ({"status": "cancelled"}, "A-1001 status cancelled."),
+        ({"refund": "approved (pending signature)"}, "A-1001 refund approved, pending signature."),
         ({"refund_amount": 1200}, "A-1001 refund of $1,200."),
         ({"refund_amount": 12.0}, "A-1001 refund of $12.00."),
         ({"approval": {"status": "granted"}}, "A-1001 approval granted."),

@@ -110,7 +110,9 @@ _HEDGES: Final = re.compile(
     r"|likely|unlikely|probabl[ey]|possibl[ey]|maybe|perhaps|presumabl[ey]|supposedly"
     r"|reportedly|allegedly|apparently|expected|estimated|proposed|draft|partial(?:ly)?"
     r"|partly|in part|in principle|tb[cdac]|to be \w+|may|might|could|should|would"
-    r"|will|unconfirmed|unverified)(?= )"
+    r"|will|unconfirmed|unverified|with conditions|conditions apply|terms apply|for now|so far"
+    r"|previously|formerly|revoked|reversed|rescinded|cancell?ed|withdrawn|voided|overturned"
+    r"|retracted|undone)(?= )"
 )
 """Words that hedge what their clause says without naming a condition ("provisionally
 approved", "approved in principle", "approved, see terms", "to be confirmed", "may be
@@ -123,7 +125,9 @@ _HEDGE_HINTS: Final = frozenset(
         *("supposedly", "reportedly", "allegedly", "apparently", "expected", "estimated"),
         *("proposed", "draft", "partial", "partially", "partly", "part", "principle", "tbc"),
         *("tbd", "tba", "may", "might", "could", "should", "would", "will"),
-        *("unconfirmed", "unverified"),
+        *("unconfirmed", "unverified", "conditions", "terms", "now", "far", "previously"),
+        *("formerly", "revoked", "reversed", "rescinded", "cancelled", "canceled", "withdrawn"),
+        *("voided", "overturned", "retracted", "undone"),
     }
 )
 """A word of each hedge (:data:`_HEDGES` is searched only in a text holding one)."""
@@ -135,8 +139,15 @@ _IDENT_START: Final = re.compile(r"[\w-]*$")
 """An identifier that ends by saying its thing is asked for, not had (``approval_required``,
 ``waiver_requested``, ``refund-pending``): its words read as conditional. (A marker inside an
 identifier otherwise conditions what follows it: ``cancel_pending_order``.)"""
-_AFTER_IN: Final = frozenset({"part", "principle"})
-"""Hints of a hedge that starts with "in" before them ("in part", "in principle")."""
+_REVERSALS: Final = frozenset(
+    {"revoked", "reversed", "rescinded", "cancelled", "canceled", "withdrawn", "voided"}
+    | {"overturned", "retracted", "undone"}
+)
+"""Hedges that undo what their clause says, a state of their own when said alone."""
+_STRING_ENDS: Final = ('"', "\n", "\u23ce", "[", "]", "{", "}")
+_PROSE_BEFORE: Final = frozenset(' ("[/')
+"""What stands before a marker written as prose ("approved (pending signature)"), not inside
+an identifier (``cancel_pending_order``)."""
 _SEE: Final = re.compile(r"[-,(:] *see ")
 """A reference that the value holds only on terms said elsewhere ("approved - see terms",
 "approved (see policy)"), not a "see" of prose ("I see it was approved")."""
@@ -246,12 +257,13 @@ def _clauses(folded: str, spaced: str, hedge: bool = True) -> list[tuple[int, in
         if start < last:
             continue  # a marker inside the condition before
         at = marker.start()  # in ``spaced``: the character before the marker
-        if at > 0 and folded[at - 1] == " ":
+        if at > 0 and folded[at - 1] in _PROSE_BEFORE:
             # Written as prose ("approved if requested", not ``cancel_pending_order``): what
-            # the clause says before its condition holds only on it too.
-            begun = _CLAUSE_START.match(folded, last, at)  # one try: no backtracking
-            start = max(last, begun.end() if begun is not None else last)
-        stop = _CLAUSE_END.search(folded, start)
+            # the sentence (a string's value) says before its condition holds only on it too,
+            # past a comma or a bracket ("approved (pending signature)", "approved, if
+            # eligible").
+            start = max(last, _clause_start(folded, at))
+        stop = _CLAUSE_END.search(folded, max(start, marker.end() - 1))
         last = stop.start() if stop is not None else len(folded)
         if start < last:
             spans.append((start, last))
@@ -272,11 +284,16 @@ def _hedges(folded: str, spaced: str, words: set[str]) -> list[tuple[int, int]]:
         for hint in hints:
             at = padded.find(f" {hint} ")
             while at >= 0:
-                m = _HEDGES.match(padded, at - 3 if hint in _AFTER_IN else at)
+                # The hedge starts at its hint, or at the word before ("in part", "for now").
+                m = _HEDGES.match(padded, at) or _HEDGES.match(padded, padded.rfind(" ", 0, at))
                 if m is not None:
                     stop = _HEDGE_END.search(folded, m.end())  # past an abbreviation's stop
                     end = stop.start() if stop else len(folded)
-                    spans.append((_clause_start(folded, m.start()), end))
+                    begun = _clause_start(folded, m.start(), m[0].endswith(" apply"))
+                    # A reversal ("approved, then revoked") hedges what else its clause says;
+                    # alone ("cancelled") it is the state, and stays one.
+                    if hint not in _REVERSALS or " " in folded[begun:end].strip():
+                        spans.append((begun, end))
                 at = padded.find(f" {hint} ", at + 1)
     if "see" in words:
         for m in _SEE.finditer(folded):
@@ -298,10 +315,12 @@ def _ident_start(folded: str, point: int) -> int:
     return start + head.start() if head is not None else point
 
 
-def _clause_start(folded: str, point: int) -> int:
+def _clause_start(folded: str, point: int, string: bool = False) -> int:
     """Where the clause holding ``point`` starts: after the last of :data:`_HEDGE_ENDS`
-    before it (a search back in C for each, not a scan in Python)."""
-    last = max(folded.rfind(end, 0, point) for end in _HEDGE_ENDS)
+    before it (a search back in C for each, not a scan in Python); with ``string``, where the
+    string or the line starts ("approved; conditions apply" refers back past a ``;``)."""
+    ends = _STRING_ENDS if string else _HEDGE_ENDS
+    last = max(folded.rfind(end, 0, point) for end in ends)
     return last + 1 if last >= 0 else 0
 
 
