@@ -481,3 +481,15 @@ def test_a_number_hyphenated_to_a_word_is_not_learned_and_the_product_code_is() 
     got = found(events)
     assert "SOFA-3S-OAT" in got
     assert not {"3-seat", "2-day"} & got
+
+
+def test_an_asset_or_bag_tag_is_an_identifier() -> None:
+    health = {"asset_tag": "LT-00981", "os": "Windows 11 23H2", "cert_expiry": "2026-11-30"}
+    events = [
+        event(1, "user", Part(text="My laptop won't connect to the VPN.")),
+        event(2, "agent", Part.from_function_call("device_health", {"user": "jdoe"}, "c1")),
+        event(3, "device_health", Part.from_function_response("device_health", health, "c1")),
+    ]
+    assert "LT-00981" in found(events)
+    assert is_id_key("bag_tag")
+    assert not is_id_key("tags")

@@ -37,6 +37,9 @@ WRITES: list[tuple[str, dict[str, Any], Any]] = [
     # a writing verb anywhere
     ("escalate", {"ticket_id": "T-1"}, {"ticket_id": "T-1", "queue": "tier2"}),
     ("order_cancel", {"order_id": "O-1"}, {"ok": True}),
+    # a status saying a change
+    ("chargeback_transaction", {"txn_ref": "TX-1"}, {"status": "provisional_credit_issued"}),
+    ("invoice_fee", {"booking_ref": "BKG-1", "amount": 350.0}, {"invoice_no": "INV-2026-3301"}),
 ]
 
 READS: list[tuple[str, dict[str, Any], Any]] = [
@@ -57,6 +60,9 @@ READS: list[tuple[str, dict[str, Any], Any]] = [
         {"flights": [{"flight_number": "XY1", "status": "scheduled"}]},
     ),
     ("weather_forecast", {"city": "Porto"}, "Sunny, 21C expected in the afternoon."),
+    # a last word that reads or names what is read
+    ("subscription_details", {"workspace": "acme"}, {"subscription_id": "sub_1N", "seats": 10}),
+    ("user_lookup", {"email": "ana@example.org"}, {"user_id": "u_1"}),
 ]
 
 
@@ -140,6 +146,7 @@ def test_a_write_is_about_what_it_created_else_the_argument_naming_its_noun() ->
             {"claim_id": "C-5518", "handler_id": "hnd_0457"},
             {"assigned": True},
         ),
+        ("open_ticket", {"user": "jdoe", "summary": "VPN down"}, {"ticket": "INC0049921"}),
     )
     result = ExtractiveSummarizer().summarize_now(events)
     assert result.ok, result.problems
@@ -147,8 +154,13 @@ def test_a_write_is_about_what_it_created_else_the_argument_naming_its_noun() ->
     assert record is not None
     heads = [d.text.split(":", 1)[0] for d in record.decisions]
     # The booking the call made, not the user it was made for; the booking refunded, not the
-    # refund it made; the handler assigned, not the claim.
-    assert heads == ["Booked flight N8VJ3C", "Refunded booking RR9M2D", "Assigned handler hnd_0457"]
+    # refund it made; the handler assigned, not the claim; the ticket opened, under its noun.
+    assert heads == [
+        "Booked flight N8VJ3C",
+        "Refunded booking RR9M2D",
+        "Assigned handler hnd_0457",
+        "Opened ticket INC0049921",
+    ]
     # The made identifier is said once, in the head; the other arguments are still there.
     assert record.decisions[0].text.count("N8VJ3C") == 1
     assert "ana_lima_4410" in record.decisions[0].text

@@ -99,10 +99,13 @@ def is_state_changing(
     ``withdrawn``; ``release_hold``: ``"released": true``; ``"changed": true``; a prose
     result "Payment voided") writes; a writing verb anywhere (``order_cancel``) writes. With
     the arguments: a name whose first word is a noun an argument's key names
-    (``order_status(order_id)``) reads; one whose result holds an identifier no argument held
-    (what it created: ``{"dispatch_id": "D-1"}``) writes, as does a verb before an object an
-    argument's key names (``waive_fee(fee_id)``); the rest reads. Without the arguments those
-    last rules stay silent, so what is a write by name and result alone is one with them.
+    (``order_status(order_id)``), or whose last word is a read verb or names what is read
+    (``user_lookup``, ``subscription_details``) reads; one whose result holds an identifier no
+    argument held under a key naming the tool (what it created: ``{"invoice_no": "INV-1"}``)
+    or a status saying a change (``"status": "credit_issued"``) writes, as does a verb before
+    an object an argument's key names (``waive_fee(fee_id)``); the rest reads. Without the
+    arguments those last rules stay silent, so what is a write by name and result alone is
+    one with them.
     """
     words = [w.lower() for w in _NAME_WORD.findall(name)]
     if not words or words[0] in READ_VERBS:
@@ -115,8 +118,8 @@ def is_state_changing(
     if args is None:
         return False
     keyed = {w for k in args for w in words_of(str(k)).split()}
-    if first in keyed:
-        return False  # ``order_status(order_id)``: a noun first
+    if first in keyed or words[-1] in _READ_NOUNS or words[-1] in READ_VERBS:
+        return False  # ``order_status(order_id)``, ``subscription_details``, ``user_lookup``
     if _made(words, args, result):
         return True
     objects = [w for w in words[1:] if w not in _GRAMMAR and not w.isdigit()]
@@ -132,6 +135,11 @@ _OUTCOMES: Final = frozenset(
     }
 )  # fmt: skip
 """Words a prose result says a change with ("Job RSA-88213 accepted by Kennet Recovery")."""
+_READ_NOUNS: Final = frozenset(
+    {"availability", "balance", "details", "history", "info", "information", "overview",
+     "profile", "status", "summary"}
+)  # fmt: skip
+"""Last words of a tool name that say it reads what it names (``subscription_details``)."""
 _NEW_KEYS: Final = frozenset({"id", "ref", "reference", "code", "number", "confirmation"})
 
 
@@ -148,9 +156,12 @@ def _made(words: list[str], args: Mapping[str, Any], result: Any) -> bool:
     if not isinstance(found, dict):
         return False
     held = {v for v in map(scalar, args.values()) if v}
-    named = set(words) | {"new"}
+    named = {*words, words[0] + "ing", "new"}
     for k, v in found.items():
         key = str(k)
+        short = isinstance(v, str) and is_status_key(key) and len(v) <= _STATUS_CHARS
+        if short and not _OUTCOMES.isdisjoint(words_of(str(v)).split()):
+            return True  # ``"status": "provisional_credit_issued"``
         if not is_id_key(key) or (shown := scalar(v)) is None or shown in held:
             continue
         key_words = words_of(key).split()

@@ -8,7 +8,8 @@ an identifier of the session when it is, in the rendered transcript:
 
 1. **under a key that names an identifier**, in a tool call or a tool result: the key's last
    word (``booking_id``, ``orderNumber``, ``confirmation_code``, ``ref``, ``record_locator``,
-   or a noun that is an identifier by itself: ``sku``, ``tracking``, ``iban``, ``imei``)
+   or a noun that is an identifier by itself: ``sku``, ``tracking``, ``iban``, ``imei``,
+   ``tag``)
    is one of :data:`ID_KEY_WORDS`, and no word of it says the value is an attribute code
    (``zip_code``, ``country_code``, ``status_code``: :data:`NOT_ID_KEY_WORDS`). Lists under
    such a key (``order_ids``) count element by element;
@@ -58,7 +59,8 @@ ID_KEY_WORDS: Final = frozenset(
     {"id", "ids", "number", "numbers", "num", "no", "nr", "code", "codes", "ref", "refs",
      "reference", "references", "locator",
      # nouns that are identifiers by themselves, in any domain
-     "sku", "skus", "tracking", "iban", "uuid", "guid", "serial", "vin", "imei", "isbn", "pnr"}
+     "sku", "skus", "tracking", "iban", "uuid", "guid", "serial", "vin", "imei", "isbn", "pnr",
+     "tag"}  # an asset's or a bag's tag (``asset_tag``, ``bag_tag``)
 )  # fmt: skip
 """Last words of a JSON key that say its value identifies something."""
 

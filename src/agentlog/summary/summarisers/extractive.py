@@ -69,7 +69,7 @@ from agentlog.summary.record._sentences import (
 )
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.instructions import InstructionPatterns
-from agentlog.summary.record.learned import is_id_key
+from agentlog.summary.record.learned import identifier_shaped, is_id_key
 from agentlog.summary.record.provenance import USER_AUTHOR
 from agentlog.summary.record.result import SummaryInput, SummaryResult, events_of
 from agentlog.summary.record.schema import SummaryItem, SummaryRecord
@@ -779,7 +779,8 @@ def _made_id(name: str, payload: Any, held: Collection[str]) -> tuple[str, str] 
     """The identifier a write's result created: at its top level, under a key naming the
     tool's noun or its verb's ``-ing`` (``book_flight``: ``booking_code``; ``extend_warranty``:
     ``warranty_id``; not ``refund_booking``'s ``refund_id``, which the booking had), a value
-    no argument held."""
+    no argument held; or a key that is the tool's noun, its value shaped like an
+    identifier."""
     found, _ = unwrap(payload)
     if not isinstance(found, dict):
         return None
@@ -787,8 +788,11 @@ def _made_id(name: str, payload: Any, held: Collection[str]) -> tuple[str, str] 
     named = nouns | {verb + "ing", verb.removesuffix("e") + "ing"}
     for k, v in found.items():
         shown = scalar(v)
-        if shown is None or shown in held or not is_id_key(str(k)):
+        if shown is None or shown in held:
             continue
-        if not named.isdisjoint(words_of(str(k)).split()):
+        words = words_of(str(k)).split()
+        if is_id_key(str(k)) and not named.isdisjoint(words):
             return str(k), shown
+        if set(words) <= nouns and identifier_shaped(shown):
+            return str(k), shown  # ``open_ticket``: ``"ticket": "INC0049921"``
     return None
