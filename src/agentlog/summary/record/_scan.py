@@ -321,7 +321,7 @@ _MARKS: Final = bytes.maketrans(b"".join(_INITIALS), b"\x01" * len(_INITIALS))
 
 
 def _mark(raw: bytes) -> bytes:
-    return raw.translate(_MARKS)  # one pass in C
+    return raw.translate(_MARKS)  # one pass in C: fewer instructions than a replace each
 
 
 def marked_capitals(scan: str) -> bytes:
