@@ -165,3 +165,17 @@ def test_a_write_is_about_what_it_created_else_the_argument_naming_its_noun() ->
     assert record.decisions[0].text.count("N8VJ3C") == 1
     assert "ana_lima_4410" in record.decisions[0].text
     assert "C-5518" in record.decisions[2].text
+
+
+def test_an_identifier_the_call_passed_is_not_one_its_result_made() -> None:
+    # The same order, written with a "#" by the result, or under the key the call passed it by.
+    events = session(
+        ("modify_order", {"order_id": "W6750959", "zip": "10093"}, {"order_id": "#W6750959"}),
+        ("modify_order", {"order_id": "#W5061109"}, {"order_id": "#W9583042", "items": 2}),
+    )
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.ok, result.problems
+    record = result.record
+    assert record is not None
+    heads = [d.text.split(":", 1)[0] for d in record.decisions]
+    assert heads == ["Modified order W6750959", "Modified order #W5061109"]

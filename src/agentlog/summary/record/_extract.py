@@ -155,14 +155,16 @@ def _made(words: list[str], args: Mapping[str, Any], result: Any) -> bool:
     found, _ = unwrap(result)
     if not isinstance(found, dict):
         return False
-    held = {v for v in map(scalar, args.values()) if v}
+    held = {v.lstrip("#").casefold() for v in map(scalar, args.values()) if v}
     named = {*words, words[0] + "ing", "new"}
     for k, v in found.items():
         key = str(k)
         short = isinstance(v, str) and is_status_key(key) and len(v) <= _STATUS_CHARS
         if short and not _OUTCOMES.isdisjoint(words_of(str(v)).split()):
             return True  # ``"status": "provisional_credit_issued"``
-        if not is_id_key(key) or (shown := scalar(v)) is None or shown in held:
+        if not is_id_key(key) or (shown := scalar(v)) is None:
+            continue
+        if shown.lstrip("#").casefold() in held:
             continue
         key_words = words_of(key).split()
         if set(key_words) <= _NEW_KEYS or not named.isdisjoint(key_words):

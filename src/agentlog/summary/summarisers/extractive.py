@@ -327,7 +327,7 @@ class _Builder:
                 kv for kv in result if not (is_status_key(kv[0]) and says_done(kv[1], name, verb))
             ]
         acted = _acted_on(name, values)
-        made = _made_id(name, payload, said) if prose is None else None
+        made = _made_id(name, payload, values) if prose is None else None
         if made is not None:
             result = [kv for kv in result if kv[1] != made[1]]
         text = self.act(action, values, result, made or acted)
@@ -775,20 +775,23 @@ def _acted_on(name: str, values: Sequence[tuple[str, str]]) -> tuple[str, str] |
     return ids[0] if ids else None
 
 
-def _made_id(name: str, payload: Any, held: Collection[str]) -> tuple[str, str] | None:
+def _made_id(name: str, payload: Any, values: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
     """The identifier a write's result created: at its top level, under a key naming the
     tool's noun or its verb's ``-ing`` (``book_flight``: ``booking_code``; ``extend_warranty``:
     ``warranty_id``; not ``refund_booking``'s ``refund_id``, which the booking had), a value
-    no argument held; or a key that is the tool's noun, its value shaped like an
+    no argument held, under a key no argument has (an ``order_id`` the call passed names the
+    same order, however written); or a key that is the tool's noun, its value shaped like an
     identifier."""
     found, _ = unwrap(payload)
     if not isinstance(found, dict):
         return None
+    held = {v.lstrip("#").casefold() for _, v in values}
+    passed = {k for k, _ in values}
     verb, nouns = _nouns(name)
     named = nouns | {verb + "ing", verb.removesuffix("e") + "ing"}
     for k, v in found.items():
         shown = scalar(v)
-        if shown is None or shown in held:
+        if shown is None or shown.lstrip("#").casefold() in held or str(k) in passed:
             continue
         words = words_of(str(k)).split()
         if is_id_key(str(k)) and not named.isdisjoint(words):
