@@ -123,6 +123,18 @@ async def test_many_writers_at_once_take_turns_in_two_halves(
     assert len(_stored(tmp_path / "g.db")) == 800
 
 
+async def test_without_an_inline_connection_many_writers_share_one_batch(tmp_path: Path) -> None:
+    # Halves taking turns would run one half's statements on the writer's thread beside the
+    # other half's Python, both waiting for the GIL: without an inline connection, one batch.
+    worker = _worker(tmp_path / "g.db")
+    group = GroupCommit(worker)
+    results = await asyncio.gather(*(group.write(_insert(n)) for n in range(200)))
+    assert results == list(range(200))
+    assert group.batches == 1
+    await group.close()
+    await worker.close()
+
+
 async def test_callers_are_answered_only_once_the_batch_commits(
     commits: GroupCommit, tmp_path: Path
 ) -> None:

@@ -6,10 +6,10 @@ Writers that arrive together are committed together:
 
 1. The writes are gathered into batches as they arrive (:mod:`agentlog._stores.batching`):
    those ready in one loop iteration form a batch, and those arriving while it is written
-   form the next, written as soon as the one before it is durable. Many writers gathered
-   while nothing is being written are written as two batches (``split_at``), so their
-   writers stay two cohorts taking turns: one prepares its next writes (and their
-   statements) while the other's ``COMMIT`` waits for the disk.
+   form the next, written as soon as the one before it is durable. With an inline connection
+   (below), many writers gathered while nothing is being written are written as two batches
+   (``split_at``), so their writers stay two cohorts taking turns: one prepares its next
+   writes (and their statements) while the other's ``COMMIT`` waits for the disk.
 2. A batch of several first runs whole under one ``SAVEPOINT``, consecutive writes of one kind
    together when that kind can (a ``many`` staticmethod: one ``executemany`` per statement
    rather than a call per write). If any write raises, the batch goes back to that savepoint
@@ -70,7 +70,9 @@ class GroupCommit:
             closed_error=worker.closed_error,
             alone=self._write_inline if inline is not None else None,
             copy_error=_copy,
-            split_at=_SPLIT_AT,
+            # Without an inline connection the halves' statements would run on the writer's
+            # thread beside the other half's Python, each waiting for the GIL.
+            split_at=_SPLIT_AT if inline is not None else None,
         )
         self.batches = 0
         """Transactions committed or rolled back so far (one per batch)."""
