@@ -290,6 +290,21 @@ def test_an_id_the_customer_invented_is_not_verified_by_the_call_that_passed_it(
     assert label(wording, sources, events) != "verified", (wording, sources)
 
 
+@pytest.mark.parametrize("status", ["late", "shipped", "on hold"])
+def test_a_read_answering_an_id_the_customer_gave_verifies_what_it_said_of_it(
+    status: str,
+) -> None:
+    # Most lookups answer without repeating the id they were asked about: the answer is about
+    # what the id names, so "Order A-1001 is late" is the tool's word, not the customer's.
+    events = [
+        event(1, "user", Part(text="Where is my order A-1001?")),
+        call(2, "lookup_order", {"order_id": "A-1001"}, "c1"),
+        result(3, "lookup_order", {"status": status}, "c1"),
+    ]
+    assert label(f"Order A-1001 is {status}.", ("e02", "e03"), events) == "verified"
+    assert label(f"Order A-1001 {status}, refund approved.", ("e02", "e03"), events) != "verified"
+
+
 # --- 4. a deterministic agent rewording the customer in short runs -----------------------------
 
 SHORT_RUNS = [
