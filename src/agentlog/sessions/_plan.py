@@ -102,8 +102,8 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     # Checked again here, not only when the event was made: ``model_copy`` skips validation,
     # and what reaches a store must be what every store accepts and reads back.
     check_identifier(stored.id, "id")
-    _check_known(stored.invocation_id, "invocation_id")
-    _check_known(stored.author, "author")
+    check_identifier(stored.invocation_id, "invocation_id")
+    check_identifier(stored.author, "author")
     check_state(stored.actions.state_delta, "state_delta")
     return AppendPlan(
         event=stored,
@@ -133,29 +133,11 @@ def check_ids(app_name: str, user_id: str | None = None, session_id: str | None 
     """Refuse identifiers no store can hold (:func:`agentlog.limits.check_identifier`), before
     a backend sees them, so every store answers alike, on reads as on writes. An empty or
     missing ``session_id`` is left to the caller (``create_session`` makes one up)."""
-    _check_known(app_name, "app_name")
+    check_identifier(app_name, "app_name")
     if user_id is not None:
-        _check_known(user_id, "user_id")
+        check_identifier(user_id, "user_id")
     if session_id:
-        _check_known(session_id, "session_id")
-
-
-_known_ids: set[str] = set()
-"""Identifiers already checked: the few names, users and sessions of a process recur on every
-append and read, so each is checked once (a lookup costs a sixth of the check)."""
-
-_MAX_KNOWN_IDS: Final = 10_000
-
-
-def _check_known(value: object, where: str) -> None:
-    """:func:`agentlog.limits.check_identifier`, remembering the strings that passed."""
-    if value.__class__ is str and value in _known_ids:
-        return
-    check_identifier(value, where)
-    if value.__class__ is str:
-        if len(_known_ids) >= _MAX_KNOWN_IDS:
-            _known_ids.clear()
-        _known_ids.add(value)
+        check_identifier(session_id, "session_id")
 
 
 def session_after(session: Session, plan: AppendPlan) -> Session:
