@@ -148,11 +148,14 @@ def item_entities(
             named[token] = bare  # an event id is a citation, not an entity
     for index, held in enumerate(tokens):
         have = found[index]
-        for token in held & named.keys():
+        text = texts[index]
+        folded = text.casefold()
+        # In the order the text names them (a set's order changes with the hash seed, and so
+        # would every problem that lists them).
+        for token in sorted(held & named.keys(), key=lambda t: (folded.find(named[t]), t)):
             bare = named[token]
             if "id:" + bare not in have:
-                text = texts[index]
-                at = text.casefold().find(bare)  # shown as written
+                at = folded.find(bare)  # shown as written
                 shown = text[at : at + len(bare)] if at >= 0 and text.isascii() else bare
                 have["id:" + bare] = Entity("id", "identifier", shown, "id:" + bare, starts[index])
     return [list(f.values()) for f in found]
