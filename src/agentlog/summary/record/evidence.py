@@ -656,7 +656,7 @@ class Evidence:
             echo = None
             if tier == "evidence" and payload is not None and kind == "result":
                 echo = partial(self._unechoed, event_id=event_id)
-            if kind == "call" and tier == "evidence" and payload is not None:
+            if kind == "call" and tier == "evidence" and payload is not None and link is not None:
                 asked = self._asked_only(payload, event_id, link)
                 if asked is not None:
                     # What the agent asked with the user's words, that no result confirms:
