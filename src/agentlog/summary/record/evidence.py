@@ -53,7 +53,7 @@ from typing import Any, Final, Literal
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event
-from agentlog.summary.record._extract import is_state_changing
+from agentlog.summary.record._extract import is_lookup
 from agentlog.summary.record._scan import amount_key, date_entities
 from agentlog.summary.record._words import (
     NEGATED,
@@ -474,7 +474,6 @@ class Evidence:
         self._folded_ids: set[str] | None = None
         self._user_runs: set[tuple[str, ...]] | None = None
         self._answers: dict[str, bool] | None = None
-        self._responses: dict[str, Any] | None = None
         self._said_by_tools: str | None = None
         self._tool_letters: str | None = None
         self._said_raw = ""
@@ -656,8 +655,8 @@ class Evidence:
             echo = None
             if tier == "evidence" and payload is not None and kind == "result":
                 echo = partial(self._unechoed, event_id=event_id)
-            if kind == "call" and tier == "evidence" and payload is not None and link is not None:
-                asked = self._asked_only(payload, event_id, link)
+            if kind == "call" and tier == "evidence" and payload is not None:
+                asked = self._asked_only(payload, event_id)
                 if asked is not None:
                     # What the agent asked with the user's words, that no result confirms:
                     # the call went through, but it vouches only for the rest, unless an
@@ -740,7 +739,7 @@ class Evidence:
         return all(w in first for w in _LETTER_RUNS.findall(value.lower(), 0, 60)[:3])
 
     def _asked_only(
-        self, payload: tuple[str, Any], event_id: str, call_id: str
+        self, payload: tuple[str, Any], event_id: str
     ) -> tuple[str, list[frozenset[str]]] | None:
         """The line of a call without the argument values only the user's words support
         (:meth:`_users_only`), and the words an item must name to say the agent made the
@@ -750,9 +749,9 @@ class Evidence:
         took a code the customer made up vouches for nothing of it."""
         name, args = payload
         named = [frozenset({w}) for w in content_words(name)]
-        read = not is_state_changing(
-            name, args if isinstance(args, dict) else None, self._result_of(call_id)
-        )
+        # Only a name that says it reads (``get_``, ``lookup_``, ...): a tool of unknown verb
+        # taking a code the customer made up may be one that records it.
+        read = is_lookup(name)
 
         def kept(value: Any, key: str, depth: int = 0) -> Any:
             if isinstance(value, str):
@@ -814,17 +813,6 @@ class Evidence:
             return match[0]
 
         return _ECHO.sub(blank, text)
-
-    def _result_of(self, call_id: str) -> Any:
-        """The response the session holds to the call ``call_id`` (``None`` without one)."""
-        if self._responses is None:
-            self._responses = {
-                r.id: r.response
-                for e in self.events.values()
-                for r in e.function_responses()
-                if r.id is not None
-            }
-        return self._responses.get(call_id)
 
     def _answered(self, call_id: str) -> bool:
         """Whether the session holds a result of the call ``call_id`` that is not an error."""
