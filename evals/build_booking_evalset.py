@@ -15,66 +15,21 @@ Run ``python evals/build_booking_evalset.py`` after editing;
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 from typing import Any
+
+# The shared builder sits beside this script, which is also loaded by path from the tests.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _domain_set import DomainSession, render, write  # noqa: F401 (render: what the tests compare)
 
 SOURCE = "agentlog-booking-eval/v1"
 OUT = Path(__file__).with_name("booking-eval.jsonl")
 
 
-class Session:
-    """A session under construction: events get ids ``e001``, ``e002``, ... as they are added."""
-
-    def __init__(self, slug: str, *, scenario: str, tags: list[str]) -> None:
-        self.slug = slug
-        self.scenario = scenario
-        self.tags = tags
-        self.events: list[dict[str, Any]] = []
-        self.gold: list[dict[str, Any]] = []
-
-    def _add(self, author: str, key: str, value: Any) -> None:
-        self.events.append({"id": f"e{len(self.events) + 1:03d}", "author": author, key: value})
-
-    def user(self, text: str) -> None:
-        self._add("user", "text", text)
-
-    def say(self, text: str, *, by: str = "agent") -> None:
-        self._add(by, "text", text)
-
-    def tool(self, name: str, args: dict[str, Any], response: Any, *, gold: bool = False) -> None:
-        self._add("agent", "function_call", {"name": name, "args": args})
-        self._add(name, "function_response", {"name": name, "response": response})
-        if gold:
-            self.gold.append({"name": name, "args": dict(args), "requestor": "assistant"})
-
-    def finish(
-        self,
-        *,
-        entities: list[str],
-        commitments: list[str] | None = None,
-        open_questions: list[str] | None = None,
-        claims: list[str] | None = None,
-        injection: str | None = None,
-        notes: str | None = None,
-    ) -> dict[str, Any]:
-        return {
-            "session_id": f"booking-eval/{self.slug}",
-            "source": SOURCE,
-            "events": self.events,
-            "meta": {
-                "domain": "booking",
-                "scenario": self.scenario,
-                "tags": self.tags,
-                "expected_entities": entities,
-                "expected_commitments": commitments or [],
-                "expected_open_questions": open_questions or [],
-                "gold_actions": self.gold,
-                "user_claims": claims or [],
-                "injection": injection,
-                "notes": notes,
-            },
-        }
+def Session(slug: str, *, scenario: str, tags: list[str]) -> DomainSession:
+    """A booking session under construction (:class:`_domain_set.DomainSession`)."""
+    return DomainSession(slug, domain="booking", source=SOURCE, scenario=scenario, tags=tags)
 
 
 ANA = {
@@ -567,13 +522,8 @@ def build() -> list[dict[str, Any]]:
     return [make() for make in SESSIONS]
 
 
-def render(sessions: list[dict[str, Any]]) -> str:
-    return "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in sessions)
-
-
 def main() -> None:
-    OUT.write_text(render(build()), encoding="utf-8")
-    print(f"wrote {OUT} ({len(SESSIONS)} sessions)")
+    write(OUT, build())
 
 
 if __name__ == "__main__":
