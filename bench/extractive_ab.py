@@ -73,7 +73,8 @@ def measure(eval_dir: Path, runs: int) -> dict[str, float]:
 
 def side(src: Path, eval_dir: Path, runs: int) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{ROOT}"}
-    command = [sys.executable, "-m", "bench.extractive_ab", "--side", str(eval_dir), str(runs)]
+    where = str(eval_dir.resolve())  # the child runs in the repository's root
+    command = [sys.executable, "-m", "bench.extractive_ab", "--side", where, str(runs)]
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=True)
     figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
     return figures
@@ -87,7 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--a", type=Path, required=True, help="a copy of src/ (the new side)")
     parser.add_argument("--b", type=Path, required=True, help="a copy of src/ (the reference)")
-    parser.add_argument("--eval-dir", type=Path, default=Path("/work/shared/eval"))
+    parser.add_argument(
+        "--eval-dir",
+        type=Path,
+        default=ROOT.parent / "shared" / "eval",
+        help="development sessions (../shared/eval beside the repository)",
+    )
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--runs", type=int, default=5)
     parsed = parser.parse_args(args)

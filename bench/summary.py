@@ -304,12 +304,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # 2. the extractive summariser over the development sessions.
     if everything:
         summarizers = {d: ExtractiveSummarizer(patterns=p) for d, p in DOMAINS.items()}
-        work = [(summarizers[d], s) for d, sessions in by_domain.items() for s in sessions]
+        work = [(summarizers[d], s.events) for d, sessions in by_domain.items() for s in sessions]
         passed = sum(bool(x.summarize_now(s).ok) for x, s in work)
 
         def run_all() -> None:
-            for summarizer, session in work:
-                summarizer.summarize_now(session)
+            for summarizer, events in work:
+                summarizer.summarize_now(events)
 
         med, best = timed(run_all, args.runs)
         rate_med, rate_best = len(work) / med, len(work) / best
