@@ -469,7 +469,6 @@ class Evidence:
         self._units: dict[str, list[Unit]] = {}
         self._user_words: set[str] | None = None
         self._holding: dict[str, list[Unit]] = {}
-        self._lowered: str | None = None
         self._foreign: dict[str, list[Unit]] = {}
         self._folded_ids: set[str] | None = None
         self._user_runs: set[tuple[str, ...]] | None = None
@@ -565,11 +564,9 @@ class Evidence:
         return [u for u in units if u.tier in tiers]
 
     def _find(self, entity: Entity) -> list[Unit]:
-        if self._lowered is None:
-            self._lowered = self.parsed.scan.lower()
-        heads = self.parsed.heads
+        heads, lowered = self.parsed.heads, self.parsed.lowered()
         ids = dict.fromkeys(
-            heads[self.parsed.line_at(i)][2] for i in token_starts(self._lowered, entity.key[3:])
+            heads[self.parsed.line_at(i)][2] for i in token_starts(lowered, entity.key[3:])
         )
         return [u for eid in ids if eid is not None for u in self.units(eid) if u.holds(entity)]
 
