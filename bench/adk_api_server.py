@@ -181,34 +181,18 @@ def serve(agents: str, db: str, schema: str | None, host: str, port: int) -> Non
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
 
-async def adk_turn(http: httpx.AsyncClient, message: str, seen: Any) -> None:
-    """One client's turn on google-adk's api_server: create a session, POST ``/run_sse``,
-    read its events to the end; fills ``seen`` (a ``bench.server.Client``)."""
-    created = await http.post(f"/apps/{APP}/users/u/sessions", json={})
-    created.raise_for_status()
-    session_id = created.json()["id"]
-    body = {
+def _run_body(session_id: str, message: str) -> dict[str, Any]:
+    return {
         "app_name": APP,
         "user_id": "u",
         "session_id": session_id,
         "new_message": {"role": "user", "parts": [{"text": message}]},
         "streaming": True,
     }
-    sent = time.perf_counter()
-    last: dict[str, Any] = {}
-    async with http.stream("POST", "/run_sse", json=body) as response:
-        response.raise_for_status()
-        async for line in response.aiter_lines():
-            if not line.startswith("data:"):
-                continue
-            now = time.perf_counter()
-            if seen.events == 0:
-                seen.first_s = now - sent
-            seen.events += 1
-            last = json.loads(line[5:])
-            kind = "draft" if last.get("partial") else "event"
-            seen.kinds[kind] = seen.kinds.get(kind, 0) + 1
-    seen.total_s = time.perf_counter() - sent
+
+
+def _finish(last: dict[str, Any], seen: Any) -> None:
+    """Judge a turn by its last event: an error, or the whole answer."""
     if "error" in last or last.get("error_code"):
         seen.error = f"the run failed: {last.get('error') or last.get('error_message')}"
         return
@@ -216,3 +200,55 @@ async def adk_turn(http: httpx.AsyncClient, message: str, seen: Any) -> None:
     seen.answered = bool(parts[-1].get("text")) and not last.get("partial")
     if not seen.answered:
         seen.error = "no answer in the turn"
+
+
+async def adk_turn(http: httpx.AsyncClient, message: str, seen: Any) -> None:
+    """One client's turn on google-adk's api_server: create a session, POST ``/run_sse``,
+    read its events to the end; fills ``seen`` (a ``bench.server.Client``)."""
+    created = await http.post(f"/apps/{APP}/users/u/sessions", json={})
+    created.raise_for_status()
+    body = _run_body(created.json()["id"], message)
+    seen.sent_at = time.perf_counter()
+
+    async def trace(event: str, info: object) -> None:
+        if event == "http11.send_request_body.complete":
+            seen.written_at = time.perf_counter()
+
+    last: dict[str, Any] = {}
+    extensions = {"trace": trace}
+    async with http.stream("POST", "/run_sse", json=body, extensions=extensions) as response:
+        response.raise_for_status()
+        async for line in response.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            now = time.perf_counter()
+            if seen.events == 0:
+                seen.written_at = seen.written_at or seen.sent_at
+                seen.first_s = now - seen.written_at
+            seen.events += 1
+            last = json.loads(line[5:])
+            kind = "draft" if last.get("partial") else "event"
+            seen.kinds[kind] = seen.kinds.get(kind, 0) + 1
+    seen.total_s = time.perf_counter() - seen.written_at
+    _finish(last, seen)
+
+
+async def adk_turn_wire(conn: Any, message: str, seen: Any) -> None:
+    """``adk_turn`` over a ``bench.wire_client.WireConnection``: the same requests, the
+    first event timed from the ``/run_sse`` request's bytes written."""
+    status, created = await conn.request("POST", f"/apps/{APP}/users/u/sessions", {})
+    if status != 200:
+        raise RuntimeError(f"creating a session: HTTP {status}")
+    seen.sent_at = time.perf_counter()
+    last: dict[str, Any] = {}
+    async for _, data in conn.events("POST", "/run_sse", _run_body(created["id"], message)):
+        now = time.perf_counter()
+        if seen.events == 0:
+            seen.written_at = conn.written_at
+            seen.first_s = now - seen.written_at
+        seen.events += 1
+        last = json.loads(data)
+        kind = "draft" if last.get("partial") else "event"
+        seen.kinds[kind] = seen.kinds.get(kind, 0) + 1
+    seen.total_s = time.perf_counter() - seen.written_at
+    _finish(last, seen)

@@ -9,11 +9,15 @@ For each backend it starts a server in a child process, the app ``agentlog serve
 one local user on 127.0.0.1), on a fresh SQLite file under ``bench/.work/`` or a fresh
 PostgreSQL schema, both removed afterwards. Then, from this process: a warm-up of
 ``--warmup`` clients one at a time (reported as the unloaded case), and one round of
-``--clients`` concurrent clients (httpx, async), each creating a session and sending "my order
-A-1001 still hasn't arrived", which makes the desk look the order up and stream its answer.
-Per client:
+``--clients`` concurrent clients, each creating a session and sending "my order A-1001 still
+hasn't arrived", which makes the desk look the order up and stream its answer. The clients are
+``bench.wire_client`` connections (plain asyncio streams; ``--client httpx`` for an
+``httpx.AsyncClient`` each, as before), the burst's spread over ``--client-procs`` processes
+(2; 0 runs them in this process) that all start at one moment, so the clients' own CPU does
+not queue their requests behind one another. Per client:
 
-- time to first event: from sending the message to the first server-sent event read;
+- time to first event: from the message's request bytes written to the socket to the first
+  server-sent event read;
 - events per second: server-sent events read (stored events, drafts, the end) over the time
   from sending the message to the ``end`` event.
 
@@ -40,9 +44,12 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+
+from bench.wire_client import WireConnection
 
 if TYPE_CHECKING:
     import httpx
@@ -187,7 +194,7 @@ def timeline(marks: list[tuple[str, str, float, float]], clients: list[Client]) 
         ("user's append done", "append_event", 1),
         ("first frame written", "written", 1),
     ]
-    moments: dict[str, list[float]] = {"client writes the request": []}
+    moments: dict[str, list[float]] = {"request written": []}
     moments |= {label: [] for label, _, _ in steps_of}
     moments["first event read"] = []
     for client in clients:
@@ -195,10 +202,12 @@ def timeline(marks: list[tuple[str, str, float, float]], clients: list[Client]) 
         if client.error is not None or any(step not in steps for _, step, _ in steps_of):
             continue
         if client.written_at:
-            moments["client writes the request"].append((client.written_at - client.sent_at) * 1000)
+            moments["request written"].append((client.written_at - client.sent_at) * 1000)
         for label, step, end in steps_of:
             moments[label].append((steps[step][end] - client.sent_at) * 1000)
-        moments["first event read"].append(client.first_s * 1000)
+        moments["first event read"].append(
+            (client.written_at - client.sent_at + client.first_s) * 1000
+        )
     if not moments["first event read"]:
         return []
     return [f"{label} {percentile(values, 50):.1f}" for label, values in moments.items() if values]
@@ -295,9 +304,9 @@ class Client:
     """What one client saw."""
 
     first_s: float = 0.0
-    """From sending the message to the first server-sent event."""
+    """From the message's request written to the socket to the first server-sent event."""
     total_s: float = 0.0
-    """From sending the message to the ``end`` event."""
+    """From the message's request written to the ``end`` event."""
     events: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
     answered: bool = False
@@ -306,58 +315,31 @@ class Client:
     sent_at: float = 0.0
     """When the message was sent (``time.perf_counter``)."""
     written_at: float = 0.0
-    """When httpx began writing the request to the socket (after building it)."""
+    """When the message's request bytes had been written to the socket."""
 
     @property
     def rate(self) -> float:
         return self.events / self.total_s if self.total_s else 0.0
 
 
-async def one_client(http: httpx.AsyncClient, start: asyncio.Event, system: str) -> Client:
+async def one_client(http: Any, start: asyncio.Event, system: str) -> Client:
+    """One client's turn over ``http``: an ``httpx.AsyncClient`` or a ``WireConnection``."""
     seen = Client()
     await start.wait()
+    wire = not hasattr(http, "stream")
     if system == "google-adk":
-        from bench.adk_api_server import adk_turn
+        from bench.adk_api_server import adk_turn, adk_turn_wire
 
         try:
-            await adk_turn(http, MESSAGE, seen)
+            await (adk_turn_wire if wire else adk_turn)(http, MESSAGE, seen)
         except Exception as exc:
             seen.error = f"{type(exc).__name__}: {exc}"
         return seen
     try:
-        created = await http.post("/sessions", json={})
-        created.raise_for_status()
-        session_id = seen.session_id = created.json()["id"]
-        sent = seen.sent_at = time.perf_counter()
-        url = f"/sessions/{session_id}/messages"
-
-        async def trace(event: str, info: object) -> None:
-            # httpcore's trace extension: the moment the client begins writing the request.
-            if event == "http11.send_request_headers.started":
-                seen.written_at = time.perf_counter()
-
-        extensions = {"trace": trace}
-        async with http.stream(
-            "POST", url, json={"text": MESSAGE}, extensions=extensions
-        ) as response:
-            response.raise_for_status()
-            name, data = "message", False
-            async for line in response.aiter_lines():
-                if line.startswith("event:"):
-                    name = line[6:].strip()
-                elif line.startswith("data:"):
-                    data = True
-                    if name == "event" and '"kind":"answer"' in line.replace(" ", ""):
-                        seen.answered = True
-                elif line == "" and data:
-                    now = time.perf_counter()
-                    if seen.events == 0:
-                        seen.first_s = now - sent
-                    seen.events += 1
-                    seen.kinds[name] = seen.kinds.get(name, 0) + 1
-                    if name == "end":
-                        seen.total_s = now - sent
-                    name, data = "message", False
+        if wire:
+            await _agentlog_turn_wire(http, seen)
+        else:
+            await _agentlog_turn_httpx(http, seen)
         if not seen.total_s:
             seen.error = "the stream closed without an end event"
         elif not seen.answered:
@@ -367,40 +349,220 @@ async def one_client(http: httpx.AsyncClient, start: asyncio.Event, system: str)
     return seen
 
 
+def _frame_read(seen: Client, name: str, data: str) -> None:
+    """Count one server-sent event of agentlog's stream into ``seen``."""
+    now = time.perf_counter()
+    if not seen.written_at:
+        seen.written_at = seen.sent_at  # a client that could not tell: from the sending
+    if seen.events == 0:
+        seen.first_s = now - seen.written_at
+    seen.events += 1
+    seen.kinds[name] = seen.kinds.get(name, 0) + 1
+    if name == "event" and '"kind":"answer"' in data.replace(" ", ""):
+        seen.answered = True
+    if name == "end":
+        seen.total_s = now - seen.written_at
+
+
+async def _agentlog_turn_wire(conn: WireConnection, seen: Client) -> None:
+    status, created = await conn.request("POST", "/sessions", {})
+    if status != 201 and status != 200:
+        raise RuntimeError(f"POST /sessions: HTTP {status}")
+    session_id = seen.session_id = created["id"]
+    seen.sent_at = time.perf_counter()
+    stream = conn.events("POST", f"/sessions/{session_id}/messages", {"text": MESSAGE})
+    async for name, data in stream:
+        if not seen.written_at:
+            seen.written_at = conn.written_at
+        _frame_read(seen, name, data)
+
+
+async def _agentlog_turn_httpx(http: httpx.AsyncClient, seen: Client) -> None:
+    created = await http.post("/sessions", json={})
+    created.raise_for_status()
+    session_id = seen.session_id = created.json()["id"]
+    seen.sent_at = time.perf_counter()
+    url = f"/sessions/{session_id}/messages"
+
+    async def trace(event: str, info: object) -> None:
+        # httpcore's trace extension: the moment the request's bytes have been written.
+        if event == "http11.send_request_body.complete":
+            seen.written_at = time.perf_counter()
+
+    extensions = {"trace": trace}
+    async with http.stream("POST", url, json={"text": MESSAGE}, extensions=extensions) as response:
+        response.raise_for_status()
+        name, data = "message", ""
+        async for line in response.aiter_lines():
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data += line
+            elif line == "" and data:
+                _frame_read(seen, name, data)
+                name, data = "message", ""
+
+
+DEFAULT_CLIENT_PROCS: Final = 2
+"""Client processes for a burst: on 2 cores shared with the server (and PostgreSQL), two
+cheap clients' processes keep the clients from queueing behind one another without taking
+the server's core for long."""
+
+CLIENT_KINDS: Final = ("wire", "httpx")
+"""``wire``: :mod:`bench.wire_client` (asyncio streams); ``httpx``: an ``httpx.AsyncClient``
+each, as the bench did before."""
+
+
 async def round_of(
-    url: str, clients: int, limit_s: float, system: str = "agentlog"
+    url: str, clients: int, limit_s: float, system: str = "agentlog", kind: str = "wire"
 ) -> tuple[list[Client], float]:
-    """``clients`` clients at once; their results and the round's wall time.
+    """``clients`` clients at once in this process; their results and the round's wall time.
 
-    Each client has its own ``httpx.AsyncClient`` (one connection): httpcore's pool scans
-    every connection of the pool for each request, which with a hundred connections in one
-    pool costs the client more CPU than the server spends.
+    With httpx each client has its own ``httpx.AsyncClient`` (one connection): httpcore's
+    pool scans every connection of the pool for each request, which with a hundred
+    connections in one pool costs the client more CPU than the server spends.
     """
-    import ssl
-    from contextlib import AsyncExitStack
-
-    import httpx
-
-    tls = ssl.create_default_context()  # made once; never used over http://
-    async with AsyncExitStack() as stack:
-        https = [
-            await stack.enter_async_context(
-                httpx.AsyncClient(base_url=url, timeout=limit_s, trust_env=False, verify=tls)
-            )
-            for _ in range(clients)
-        ]
-        start = asyncio.Event()
+    clients_of, start = await _connections(url, clients, limit_s, kind)
+    async with clients_of as https:
         tasks = [asyncio.create_task(one_client(http, start, system)) for http in https]
         await asyncio.sleep(0.05)
         began = time.perf_counter()
         start.set()
-        try:
-            results = await asyncio.wait_for(asyncio.gather(*tasks), limit_s)
-        except TimeoutError:
-            for task in tasks:
-                task.cancel()
-            raise RuntimeError(f"the round of {clients} clients took over {limit_s:g} s") from None
-        return list(results), time.perf_counter() - began
+        results = await _gather(tasks, limit_s, clients)
+        return results, time.perf_counter() - began
+
+
+async def _gather(tasks: list[asyncio.Task[Client]], limit_s: float, clients: int) -> list[Client]:
+    try:
+        return list(await asyncio.wait_for(asyncio.gather(*tasks), limit_s))
+    except TimeoutError:
+        for task in tasks:
+            task.cancel()
+        raise RuntimeError(f"the round of {clients} clients took over {limit_s:g} s") from None
+
+
+async def _connections(
+    url: str, clients: int, limit_s: float, kind: str
+) -> tuple[Any, asyncio.Event]:
+    """An async context of ``clients`` connections of ``kind`` (a list), and a start event."""
+    from contextlib import AsyncExitStack, asynccontextmanager
+
+    @asynccontextmanager
+    async def opened() -> Any:
+        async with AsyncExitStack() as stack:
+            if kind == "wire":
+                host, port = url.removeprefix("http://").rsplit(":", 1)
+                conns = [WireConnection(host, int(port)) for _ in range(clients)]
+                for conn in conns:
+                    stack.push_async_callback(conn.close)
+                yield conns
+                return
+            import ssl
+
+            import httpx
+
+            tls = ssl.create_default_context()  # made once; never used over http://
+            yield [
+                await stack.enter_async_context(
+                    httpx.AsyncClient(base_url=url, timeout=limit_s, trust_env=False, verify=tls)
+                )
+                for _ in range(clients)
+            ]
+
+    return opened(), asyncio.Event()
+
+
+async def spread_round(
+    url: str,
+    clients: int,
+    procs: int,
+    limit_s: float,
+    system: str,
+    kind: str,
+    on_start: Callable[[], None] = lambda: None,
+) -> tuple[list[Client], float, float]:
+    """``clients`` clients at once spread over ``procs`` child processes, all started at one
+    moment: every child reports ready (imports done, clients made), then this process sends
+    each the same start time (the machine's monotonic clock, which ``time.perf_counter``
+    reads in every process). Their results, the round's wall time (the start to the last
+    client's end) and the children's CPU seconds over the round. ``on_start`` is called just
+    before the start time is sent."""
+    shares = [clients // procs + (i < clients % procs) for i in range(procs)]
+    children = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.server",
+            "--client-child",
+            url,
+            str(share),
+            system,
+            kind,
+            str(limit_s),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            cwd=WORKDIR.parent.parent,
+        )
+        for share in shares
+        if share
+    ]
+    try:
+        for child in children:
+            assert child.stdout is not None
+            ready = await asyncio.wait_for(child.stdout.readline(), 60)
+            if ready.strip() != b"ready":
+                raise RuntimeError(f"a client process did not start: {ready!r}")
+        on_start()
+        began = time.perf_counter() + 0.05
+        for child in children:
+            assert child.stdin is not None
+            child.stdin.write(f"{began!r}\n".encode())
+            await child.stdin.drain()
+        outputs = await asyncio.wait_for(
+            asyncio.gather(*(child.communicate() for child in children)), limit_s + 30
+        )
+    finally:
+        for child in children:
+            if child.returncode is None:
+                child.kill()
+                await child.wait()
+    results: list[Client] = []
+    ended, cpu = began, 0.0
+    for out, _ in outputs:
+        report_ = json.loads(out.decode().splitlines()[-1])
+        results += [Client(**c) for c in report_["clients"]]
+        ended, cpu = max(ended, report_["ended"]), cpu + report_["cpu_s"]
+    return results, ended - began, cpu
+
+
+def client_child(url: str, clients: int, system: str, kind: str, limit_s: float) -> None:
+    """A client process of :func:`spread_round`: make the clients, say ``ready``, wait for
+    the start time on stdin, run them, print their results as one JSON line."""
+    from dataclasses import asdict
+
+    async def run() -> None:
+        clients_of, start = await _connections(url, clients, limit_s, kind)
+        async with clients_of as https:
+            tasks = [asyncio.create_task(one_client(http, start, system)) for http in https]
+            print("ready", flush=True)
+            line = await asyncio.to_thread(sys.stdin.readline)
+            cpu = time.process_time()
+            await asyncio.sleep(max(0.0, float(line) - time.perf_counter()))
+            start.set()
+            results = await _gather(tasks, limit_s, clients)
+            ended = time.perf_counter()
+        print(
+            json.dumps(
+                {
+                    "clients": [asdict(c) for c in results],
+                    "ended": ended,
+                    "cpu_s": time.process_time() - cpu,
+                }
+            ),
+            flush=True,
+        )
+
+    asyncio.run(run())
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -474,7 +636,7 @@ async def bench_backend(
         alone: list[Client] = []
         began = time.perf_counter()
         for _ in range(args.warmup):  # the warm-up, one client at a time
-            clients, _ = await round_of(server.url, 1, args.timeout, system)
+            clients, _ = await round_of(server.url, 1, args.timeout, system, args.client)
             alone += clients
         failed = [c.error for c in alone if c.error]
         if failed:
@@ -482,10 +644,30 @@ async def bench_backend(
         results = [Result(backend, "1 at a time", alone, time.perf_counter() - began)]
         results[0].system = system
         log(f"{name}: {args.clients} clients at once")
-        server_cpu, client_cpu = cpu_seconds(server.process.pid), time.process_time()
-        clients, wall = await round_of(server.url, args.clients, args.timeout, system)
+        if args.client_procs:
+            server_cpus: list[float | None] = []
+
+            def started() -> None:
+                server_cpus.append(cpu_seconds(server.process.pid))
+
+            clients, wall, children_cpu = await spread_round(
+                server.url,
+                args.clients,
+                args.client_procs,
+                args.timeout,
+                system,
+                args.client,
+                started,
+            )
+            server_cpu = server_cpus[0]
+        else:
+            server_cpu, client_cpu = cpu_seconds(server.process.pid), time.process_time()
+            clients, wall = await round_of(
+                server.url, args.clients, args.timeout, system, args.client
+            )
+            children_cpu = time.process_time() - client_cpu
         result = Result(backend, f"{args.clients} at once", clients, wall, system=system)
-        result.client_cpu_s = time.process_time() - client_cpu
+        result.client_cpu_s = children_cpu
         server_cpu_after = cpu_seconds(server.process.pid)
         if server_cpu is not None and server_cpu_after is not None:
             result.server_cpu_s = server_cpu_after - server_cpu
@@ -545,9 +727,10 @@ def report(results: list[Result], notes: list[str]) -> bool:
     print(
         "Each client: create a session, send one message, read the turn's server-sent events "
         "to the end. turns/s: clients served over the round's wall time (for '1 at a time', "
-        "over the warm-up's, session creation included). first event: from sending the "
-        "message to the first event read (agentlog's is the stored user message; google-adk's "
-        "/run_sse does not send it, so its first is the model's tool call). turn: sending to "
+        "over the warm-up's, session creation included). first event: from the message's "
+        "request written to the socket to the first event read (agentlog's is the stored "
+        "user message; google-adk's /run_sse does not send it, so its first is the model's "
+        "tool call). turn: from the request written to "
         "the last event. events: stored events, drafts (a client that falls behind skips "
         "drafts a later one superseded) and agentlog's end. CPU ms/turn: the server "
         "process's CPU over the round, per client (session creation included)."
@@ -644,7 +827,16 @@ async def main_async(args: argparse.Namespace) -> int:
     systems = ["agentlog"]
     notes = [
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs shared by the servers, "
-        "the clients and PostgreSQL."
+        "the clients and PostgreSQL.",
+        f"Clients: {args.client} ("
+        + ("bench.wire_client, asyncio streams" if args.client == "wire" else "httpx")
+        + "), "
+        + (
+            f"the burst spread over {args.client_procs} processes started at one moment"
+            if args.client_procs
+            else "all in the bench's own process"
+        )
+        + ".",
     ]
     if not args.no_adk:
         found = adk_python(args.adk_python)
@@ -723,11 +915,30 @@ def main() -> None:
     parser.add_argument(
         "--check", action="store_true", help="exit 1 when a measured target is missed"
     )
+    parser.add_argument(
+        "--client",
+        choices=CLIENT_KINDS,
+        default="wire",
+        help="the bench's HTTP client: wire (asyncio streams, bench.wire_client; the default) "
+        "or httpx (an httpx.AsyncClient each, as before)",
+    )
+    parser.add_argument(
+        "--client-procs",
+        type=int,
+        default=DEFAULT_CLIENT_PROCS,
+        help=f"processes the burst's clients are spread over, started at one moment "
+        f"({DEFAULT_CLIENT_PROCS}); 0: in this process, as before",
+    )
+    parser.add_argument("--client-child", nargs=5, help=argparse.SUPPRESS)
     parser.add_argument("--serve", metavar="DB", help=argparse.SUPPRESS)
     parser.add_argument("--serve-adk", nargs=2, metavar=("AGENTS", "DB"), help=argparse.SUPPRESS)
     parser.add_argument("--schema", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.client_child:
+        url, count, system, kind, limit = args.client_child
+        client_child(url, int(count), system, kind, float(limit))
+        return
     if args.serve:
         serve(args.serve, args.schema, args.port)
         return
