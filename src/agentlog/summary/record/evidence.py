@@ -47,14 +47,15 @@ only when an item asks), since a record cites a few events of a long session.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable
 from functools import partial
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event
 from agentlog.summary.record._extract import is_lookup
-from agentlog.summary.record._scan import amount_key, date_entities
+from agentlog.summary.record._payload import established
+from agentlog.summary.record._unit import TIER_OF_LABEL, Tier, Unit
 from agentlog.summary.record._words import (
     NEGATED,
     STOP_WORDS,
@@ -64,11 +65,10 @@ from agentlog.summary.record._words import (
     word_set,
 )
 from agentlog.summary.record.carried import CarriedItem, compaction_items, handoff_items
-from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
+from agentlog.summary.record.entities import Entity
 from agentlog.summary.record.expected import ParsedTranscript
 from agentlog.summary.record.learned import holds_token, token_starts
 from agentlog.summary.record.marks import HANDOFF_AUTHOR
-from agentlog.summary.record.schema import Provenance
 from agentlog.transcript import LineKind, render_payload, transcript_lines
 
 __all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision", "is_handoff"]
@@ -76,91 +76,11 @@ __all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision", "is_handoff
 USER_AUTHOR: Final = "user"
 """The author of the user's own events."""
 
-Tier = Literal["evidence", "agent", "user"]
-"""How far a unit's word goes: tool traffic and decisions, an agent's prose, the user's."""
-
-TIER_OF_LABEL: Final[dict[Provenance, Tier]] = {
-    "verified": "evidence",
-    "agent_statement": "agent",
-    "user_claim": "user",
-}
-
 _ACTION_KINDS: Final = frozenset({"call", "result", "transfer", "code", "artifact", "error"})
-_NOT_DIGITS: Final = re.compile(r"\D+")
-_ONE_TOKEN: Final = re.compile(r"[\w#-]+")
-_FREE_WORDS: Final = 6
-"""Words in a payload's string value from which it is free text, not an established value."""
-# A string value holding at least _FREE_WORDS - 1 spaces (an escaped quote ends it early:
-# less is blanked, never more). It starts with a literal, so the engine jumps from one string
-# value to the next, and its possessive repeats never backtrack.
-_FREE_TEXT: Final = re.compile(rf'": "[^"\\ ]*+(?: [^"\\ ]*+){{{_FREE_WORDS - 1},}}+"')
-_SAYS_NO: Final = r"no|n|false|none|null|nil|nope|never|n/a|na|-+|0(?:\.0+)?"
-"""A string that says no, read in any case with the spaces and a full stop around it."""
-_DENIED: Final = (
-    r"denied|rejected|declined|refused|pending|missing|unknown|tbd|ineligible|unapproved"
-    r"|disapproved|revoked|withdrawn|expired|invalid|(?:not|no|never) [^\"]*"
-    # Not yet so, or not wholly: asked for, waiting, being looked at, in doubt.
-    r"|awaiting|waiting|on hold|held|(?:under|in) review|requested|in progress|in process"
-    r"|queued|processing|submitted|to be [a-z]+|tb[ca]|undecided|unclear|unsure|partial"
-    r"|partially|tentative|provisional|conditional|open|escalated|unconfirmed|unverified"
-    r"|suspended|cancell?ed|on ?going|deferred|postponed"
-)
-"""A string that says a predicate's key is not so (``"refund_approved": "pending"``, "on
-hold", "requested"), though for another key it is a state like any (``"status": "rejected"``,
-``"status": "processing"``)."""
-_NO_STRING: Final = rf'" *(?i:({_SAYS_NO})|({_DENIED}))?[ .!]*"'
-_NOT_SO: Final = re.compile(
-    r'"([^"]*)": (?:false|null|0(?:\.0+)?(?![\d.])|\[\]|\{\}'
-    rf"|{_NO_STRING}|\[{_NO_STRING}\])"
-)
-"""A key and a value that says the thing is not so: ``false``, ``null``, zero, empty, a
-string that says no (``"no"``, ``"0"``, ``""``, ``"never"``), or, for a key that names a
-predicate (``refund_approved``, ``is_refundable``), one that denies it (``"not yet"``)."""
-_PLAIN_NO: Final = re.compile(
-    r'"[^"]*": (?:false|null|0(?:\.0+)?(?![\d.])|\[\]|\{\}'
-    rf'|" *(?i:{_SAYS_NO})?[ .!]*"|\[" *(?i:{_SAYS_NO})?[ .!]*"\])'
-)
-"""A key and a value that says no whatever the key (:data:`_NOT_SO` but for denials)."""
-_DENIES: Final = re.compile(rf'": \[?" *(?i:{_DENIED})[ .!]*"')
-_DENIES_FOLDED: Final = re.compile(rf'": \[?" *(?:{_DENIED})[ .!]*"')
-""":data:`_DENIES` of a payload in lower case."""
-_NO_VALUE: Final = re.compile(_NOT_SO.pattern.removeprefix('"([^"]*)"'))
-"""The value alone (from the ``:`` after its key): it starts with a literal, so the engine
-jumps from one candidate to the next instead of trying every key."""
-_BRACES: Final = re.compile(r'"(?:[^"\\]|\\.)*+"|[{}]')
-_SAYS_NO_INSIDE: Final = re.compile(r'": (?:false|\[?" *(?i:no|n|false|none|never|nope)[ .!]*"\]?)')
-"""A value inside an object that says no (not ``null``, ``0`` nor ``""``: a field left empty
-says nothing of the decision the object records)."""
-_KEY_WORDS: Final = re.compile(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])")
-_DECISION_ENDS: Final = ("al", "ion", "ance", "ence")
-"""English suffixes of a noun naming an act (approval, decision, acceptance, consent aside)."""
-_PREDICATE_HEADS: Final = frozenset({"is", "has", "can", "was", "allow", "allowed", "needs"})
-_TEXT_KEYS: Final = (
-    *("text", "message", "messages", "description", "subject", "title", "note", "notes"),
-    *("comment", "comments", "body", "content", "summary", "memo", "remark", "remarks"),
-    *("feedback", "details", "tag", "tags", "label", "labels"),
-)
-"""Words that, ending a key's name, say its value is free text (``subject``, ``customer_note``,
-``customerNote``, a memory entry's ``text``): whoever typed it, a tool only stores it, however
-short. Not "reason": a cancellation's or a return's reason is what the action recorded, mostly
-one of a few values ("no longer needed", "damaged_in_transit"), and a record repeats it."""
-_FREE_VALUE: Final = re.compile(r'"(?:[^"\\]|\\.)*+"|\[(?:"(?:[^"\\]|\\.)*+"(?:, )?)*+\]')
-"""A string, or a list of strings, as rendered JSON spells them."""
-_FREE_KEY: Final = re.compile(
-    '": ["\\[](?:' + "|".join(f'(?<={k}": .)' for k in _TEXT_KEYS) + ")", re.IGNORECASE
-)
-"""Where a free-text field's value starts: the ``": "`` comes first, so the engine jumps
-from one value to the next, and a look-behind for each key's end tells a free-text field."""
-_SEARCHES: Final = 8
-"""Identifier searches in one unit before it is tokenised instead."""
 _OURS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR, USER_AUTHOR})
 _MAX_DEPTH: Final = 8
 _QUOTED: Final = 4
 """Consecutive words of a user's message from which a decision's text quotes the customer."""
-_CONTAINERS: Final = (dict, list, tuple)
-_Apart = tuple["Unit | None", list[list[str]]]
-"""What :meth:`Unit.apart` reads of a payload for some identifiers: the rest of it, and the
-records of each group about none of them."""
 _LETTER_RUNS: Final = re.compile(r"[^\W\d_]+")
 _ECHO_WORDS: Final = 4
 """Content words from which a payload's string that holds only the user's words is an echo."""
@@ -187,264 +107,6 @@ def is_handoff(event: Event) -> bool:
     ``handoff`` and written by code (no model, no usage: an agent a model runs is never one,
     whatever its name)."""
     return event.author == HANDOFF_AUTHOR and event.model is None and event.usage is None
-
-
-class Unit:
-    """A piece of what an event holds, with its tier. Its keys and words are read on first use,
-    the way a record's are (:meth:`EntityPatterns.summary_keys`): any token as an identifier,
-    any number as an amount, dates with and without their year.
-
-    A unit the transcript showed cut short holds the line as shown and reads the whole payload
-    only when asked for something the shown part lacks (``whole``): identifiers come first in
-    a payload, and most cited events are checked without encoding it again.
-    """
-
-    __slots__ = ("_amounts", "_apart", "_asked", "_dates", "_digits", "_echo", "_folded",
-                 "_groups", "_in_groups", "_letters", "_lists", "_own", "_payload", "_scoped",
-                 "_source", "_tokens", "_whole", "_words", "full", "link", "text",
-                 "tier")  # fmt: skip
-
-    def __init__(
-        self,
-        tier: Tier,
-        text: str,
-        link: str | None = None,
-        whole: Callable[[], str] | None = None,
-        own: str | None = None,
-        payload: tuple[str, Any] | None = None,
-        echo: Callable[[str], str] | None = None,
-    ) -> None:
-        self.tier: Tier = tier
-        self._own = own
-        self._echo = echo
-        """What leaves out of a payload the strings that only repeat the user's words."""
-        self.full: tuple[list[frozenset[str]], Unit] | None = None
-        """Of a call without the values only the user's words support: the whole call, for an
-        item that says the agent made that call with them (one word of each set named)."""
-        self._payload = payload
-        self._source = payload
-        self._groups: dict[int, list[str]] | None = None
-        self._apart: dict[tuple[str, ...], _Apart] | None = None
-        self._in_groups: set[str] | None = None
-        """A tool's name and payload: where it lists several records (a list of objects), an
-        item about one of them reads only that one (:meth:`unsaid_about`)."""
-        self._scoped: dict[tuple[str, ...], Unit] | None = None
-        self._lists: dict[int, list[str]] = {}
-        """What of ``text`` is the event's own words, when not all of it is (a decision that
-        quotes the customer)."""
-        self.text = text
-        self.link = link
-        """The function call id of a tool call or result: a call and its result share it."""
-        self._whole = whole
-        self._asked = 0
-        self._tokens: set[str] | None = None
-        self._folded: str | None = None
-        self._amounts: set[str] | None = None
-        self._dates: set[str] | None = None
-        self._digits: str | None = None
-        self._words: set[str] | None = None
-        self._letters: str | None = None
-
-    def __repr__(self) -> str:
-        return f"Unit({self.tier!r}, {self.text[:40]!r})"
-
-    def expand(self) -> bool:
-        """Read the whole payload of a unit shown cut short; whether there was more to read."""
-        if self._whole is None:
-            return False
-        self.text = self._whole()
-        self._whole = None
-        self._folded = self._amounts = self._dates = self._digits = self._words = None
-        self._tokens = self._letters = None
-        return True
-
-    def holds(self, entity: Entity) -> bool:
-        """Whether this unit holds ``entity``, in any form that compares equal."""
-        tokens = self._tokens
-        if tokens is not None and entity.kind == "id":  # the usual case, quickly
-            token = entity.key[3:]
-            if token in tokens or "#" + token in tokens:
-                return True
-        return self._holds(entity) or (self.expand() and self._holds(entity))
-
-    def _holds(self, entity: Entity) -> bool:
-        kind, key = entity.kind, entity.key
-        if kind == "id":
-            token = key[3:]
-            if self._tokens is not None:
-                return token in self._tokens or "#" + token in self._tokens
-            if self._folded is None:
-                text = self.text
-                self._folded = text.lower() if text.isascii() else text.casefold()
-            self._asked += 1
-            if self._asked > _SEARCHES and _ONE_TOKEN.fullmatch(token) is not None:
-                # Asked about many identifiers (an item listing a payload's ids): one pass.
-                self._tokens = _utf8_tokens(self._folded.encode("utf-8", "surrogatepass"))
-                return token in self._tokens or "#" + token in self._tokens
-            # A search and a look at both ends beat tokenising the whole unit: a record asks
-            # about a few identifiers of most events it cites.
-            return holds_token(self._folded, token)
-        if kind == "money":
-            if self._amounts is None:
-                numbers = _numbers(self.text.encode("utf-8", "surrogatepass"))
-                self._amounts = {k for k in map(amount_key, numbers) if k is not None}
-            return key in self._amounts
-        if kind == "date":
-            if self._dates is None:
-                self._dates = set()
-                for date in date_entities(self.text):
-                    self._dates.update((date.key, "date-md:" + date.key[-5:]))
-            return any(k in self._dates for k in (key, *recall_keys(entity)))
-        if self._digits is None:  # a phone number: its last ten digits
-            self._digits = _NOT_DIGITS.sub("", self.text)
-        return key.removeprefix("digits:") in self._digits
-
-    def words(self) -> set[str]:
-        """Every word of the unit, folded (of the part shown, until :meth:`expand`); of a tool
-        payload, the words of its keys and short values only (see :func:`_established`)."""
-        if self._words is None:
-            self._words = set(self._spaced().split())
-        return self._words
-
-    def unsaid(self, words: list[str]) -> list[str]:
-        """The ``words`` that :meth:`words` holds in none of their :func:`forms`.
-
-        Most words of an item are in the events it cites as written, so they are looked for
-        in the unit's letters (:func:`letters_of`) first, and the set of its words is made
-        only when one is not there as written.
-        """
-        held = self._words
-        if held is None:
-            spaced = self._spaced()
-            words = [w for w in words if f" {w} " not in spaced]
-            if not words:
-                return words
-            held = self.words()
-        return [w for w in words if forms(w).isdisjoint(held)]
-
-    def unsaid_about(self, words: list[str], entities: Sequence[Entity]) -> list[str]:
-        """:meth:`unsaid` of what the unit says about ``entities``: of a payload that lists
-        several records, the records holding none of them are left out (``"refund_approved":
-        true`` of order A-2002 is not said of order A-1001, listed beside it)."""
-        missing = self.unsaid(words)
-        if self._payload is None or len(missing) == len(words):
-            return missing  # nothing said that a record beside might have said instead
-        # Identifiers tell which record an item is about; amounts and dates say too little.
-        entities = [e for e in entities if e.kind == "id"]
-        if not entities:
-            return missing
-        if self._scoped is None:
-            self._scoped = {}
-            # Rendered JSON spells a list of objects "[{": without one there is none to read.
-            if self._groups is None:
-                self._groups = (
-                    _record_lists(self._payload[1], _two_lists(self.text))
-                    if _may_group(self.text)
-                    else {}
-                )
-            lists = self._groups
-            if not lists:
-                self._payload = None
-                return missing
-            self._lists = lists
-        key = tuple(sorted(e.key for e in entities))
-        scoped = self._scoped.get(key)
-        if scoped is None:
-            tokens = [e.key[3:] for e in entities]
-            # Which records of which lists hold the item's identifiers, from the texts read
-            # once per unit: the payload is then copied only to drop those that do not.
-            drop: dict[int, list[bool]] = {}
-            for node, records in self._lists.items():
-                held = [any(holds_token(r, t) for t in tokens) for r in records]
-                if any(held) and not all(held):  # a record beside the item's: read without it
-                    drop[node] = held
-            scoped = self
-            if drop:
-                name, value = self._payload
-                text = f"{name} {render_payload(_about(value, drop), 1 << 40, 1 << 40)}"
-                scoped = Unit(self.tier, text)
-            self._scoped[key] = scoped
-        return missing if scoped is self else scoped.unsaid(words)
-
-    def may_group(self) -> bool:
-        """Whether the unit's payload may hold a group of records (:meth:`apart`)."""
-        return self._source is not None and _may_group(self.text)
-
-    def apart(self, words: list[str], entities: Sequence[Entity]) -> list[str]:
-        """Of ``words`` (none of which another cited unit says), those this unit does not say
-        when each group of records about none of the item's identifiers (a list of
-        decisions, a map of lists) lends its words from one record only: what a payload
-        says of one record ("fee waiver": "denied") is not said with the word of another
-        ("refund": "approved")."""
-        if not words or self._source is None or not _may_group(self.text):
-            return self.unsaid(words)
-        tokens = tuple(sorted(e.key[3:] for e in entities if e.kind == "id"))
-        if self._groups is None:
-            self._groups = _record_lists(self._source[1], _two_lists(self.text))
-        if not self.groups_say(words):
-            return self.unsaid(words)  # no record of a group says any: the rest does, or none
-        if self._apart is None:
-            self._apart = {}
-        read = self._apart.get(tokens)
-        if read is None:
-            alone = [
-                records
-                for records in self._groups.values()
-                if not any(holds_token(r, t) for r in records for t in tokens)
-            ]
-            rest: Unit | None = None
-            if alone:
-                name, value = self._source
-                drop = {
-                    node: [False] * len(records)
-                    for node, records in self._groups.items()
-                    if records in alone
-                }
-                payload = render_payload(_about(value, drop), 1 << 40, 1 << 40)
-                rest = Unit(self.tier, f"{name} {payload}")
-            read = self._apart[tokens] = (rest, alone)
-        rest, groups = read
-        if rest is None:
-            return self.unsaid(words)
-        missing = rest.unsaid(words)
-        for records in groups:  # read only when the rest leaves words unsaid: seldom
-            if missing:
-                missing = min((Unit(self.tier, r).unsaid(missing) for r in records), key=len)
-        return missing
-
-    def groups_say(self, words: Iterable[str]) -> bool:
-        """Whether a record of a group of the payload holds one of ``words`` (cheap: the words
-        of every record, read once)."""
-        if self._source is None or not _may_group(self.text):
-            return False
-        if self._groups is None:
-            self._groups = _record_lists(self._source[1], _two_lists(self.text))
-        grouped = self._grouped_words()
-        return any(w in grouped for word in words for w in forms(word))
-
-    def _grouped_words(self) -> set[str]:
-        """Every word the records of the payload's groups hold (read once per unit)."""
-        if self._in_groups is None:
-            records = "\n".join(r for rs in (self._groups or {}).values() for r in rs)
-            self._in_groups = set(letters_of(records).split())
-        return self._in_groups
-
-    def _spaced(self) -> str:
-        if self._letters is None:
-            # A hedge matters to what would be verified: an agent's or the user's words are
-            # read as before, and faster.
-            self._letters = letters_of(self._said(), hedged=self.tier == "evidence")
-        return self._letters
-
-    def _said(self) -> str:
-        if self._own is not None:
-            return self._own
-        text = self.text
-        if self.tier == "evidence" and '": ' in text:
-            text = _established(text)
-            if self._echo is not None:
-                text = self._echo(text)
-        return text
 
 
 class Evidence:
@@ -660,7 +322,7 @@ class Evidence:
                     # item says that the agent made this call with them.
                     entire = Unit(tier, body, link, expand, own, payload)  # as the agent wrote
                     # Read as the call is (free text and values that say no left out).
-                    units.append(Unit("agent", body, None, expand, _established(body)))
+                    units.append(Unit("agent", body, None, expand, established(body)))
                     unit = Unit(tier, asked[0], link, None, own, None, echo)
                     unit.full = (asked[1], entire)
                     units.append(unit)
@@ -791,7 +453,7 @@ class Evidence:
         return lambda word: first.get(word, before) < before
 
     def _unechoed(self, text: str, event_id: str) -> str:
-        """``text`` (a payload, as :func:`_established` leaves it) without the strings of
+        """``text`` (a payload, as :func:`established` leaves it) without the strings of
         :data:`_ECHO_WORDS` content words or more that are all words the user wrote: a tool
         that hands back the customer's text (a ticket's query, an input echoed) under any
         key repeats their words, it does not establish them."""
@@ -889,226 +551,6 @@ def _id_like(value: str) -> bool:
 def _runs(words: list[str]) -> Iterable[tuple[str, ...]]:
     """Every run of :data:`_QUOTED` consecutive ``words``."""
     return zip(*(words[i:] for i in range(_QUOTED)), strict=False)
-
-
-def _may_group(text: str) -> bool:
-    """Whether a rendered payload may hold a group of records (:func:`_record_lists`): a list
-    of objects, or two lists of strings (numbers are amounts, not records of a group)."""
-    return "[{" in text or _two_lists(text)
-
-
-def _two_lists(text: str) -> bool:
-    """Whether a rendered payload holds two lists of strings (a map of lists may be a group)."""
-    first = text.find('": ["')
-    return first >= 0 and text.find('": ["', first + 1) >= 0
-
-
-def _scalars(value: Any) -> bool:
-    """Whether ``value`` is a list of scalars, none empty (``["R-1", "R-3"]``)."""
-    # The first value tells: a list mixes scalars and objects rarely, and never in a group.
-    return (
-        isinstance(value, list | tuple) and bool(value) and isinstance(value[0], str | int | float)
-    )
-
-
-def _record_lists(value: Any, maps: bool = True) -> dict[int, list[str]]:
-    """Each group of two records or more in ``value``, at any depth, by its ``id``, as its
-    records' rendered text in lower case: a list of objects (orders, decisions), or an object
-    whose keys list values (``{"approved": ["R-1"], "denied": ["R-2"]}``: each key and its
-    list is a record)."""
-    found: dict[int, list[str]] = {}
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            listed = [(k, v) for k, v in node.items() if _scalars(v)] if maps else []
-            if len(listed) >= 2:
-                found[id(node)] = [
-                    render_payload({k: v}, 1 << 40, 1 << 40).lower()[1:-1] for k, v in listed
-                ]
-            stack.extend(v for v in node.values() if isinstance(v, _CONTAINERS))
-        elif isinstance(node, list | tuple):
-            records = [v for v in node if isinstance(v, dict)]
-            if len(records) >= 2:
-                found[id(node)] = _record_texts(node, records)
-            stack.extend(v for v in node if isinstance(v, _CONTAINERS))
-    return found
-
-
-def _record_texts(node: list[Any] | tuple[Any, ...], records: list[Any]) -> list[str]:
-    """The rendered text, in lower case, of each of ``records`` (the objects of ``node``): one
-    encoding of the list cut between its objects when that gives one piece each (no object
-    nests another list of objects), else one encoding per object."""
-    if len(records) == len(node):
-        pieces = render_payload(node, 1 << 40, 1 << 40).lower()[1:-1].split("}, {")
-        if len(pieces) == len(records):
-            return pieces
-    return [render_payload(v, 1 << 40, 1 << 40).lower() for v in records]
-
-
-def _about(value: Any, drop: dict[int, list[bool]]) -> Any:
-    """``value`` (a container) with, in each list of records that ``drop`` names by its
-    ``id``, only the records it marks as holding the item's identifiers."""
-    held = drop.get(id(value))
-    if isinstance(value, dict):
-        if held is not None:  # one mark per key that lists values, in order
-            marks = iter(held)
-            value = {k: v for k, v in value.items() if not _scalars(v) or next(marks)}
-        return {k: _about(v, drop) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
-    if held is not None:
-        marks = iter(held)  # one mark per object of the list, in order
-        value = [v for v in value if not isinstance(v, dict) or next(marks)]
-    return [_about(v, drop) if isinstance(v, _CONTAINERS) else v for v in value]
-
-
-def _established(payload: str) -> str:
-    """A rendered payload without its free text: string values of :data:`_FREE_WORDS` words or
-    more (a ticket's description, a form's message, a note) are someone's words that a tool
-    stores or passes on, often the customer's own, not what the tool established, and so is
-    any string in a field named for free text (:data:`_TEXT_KEYS`), however short; and a key
-    whose value says no (:data:`_NOT_SO`: ``false``, ``null``, ``0``, ``""``, ``"no"``) says
-    nothing is so (``"refund_eligible": false``); a key naming a decision whose value denies
-    it keeps its last word negated (``"approval": "refused"``: "no approval", "refused")."""
-    if '": {' in payload:
-        payload = _nested_denials(payload)
-    # Most are plain (false, null, 0, "no"), cut by one substitution in C (no search first:
-    # it finds as much); a value that only denies is weighed against its key one by one.
-    payload = _PLAIN_NO.sub(" ", payload)
-    if _DENIES_FOLDED.search(payload.lower()) is not None:  # case-blind, twice as fast
-        payload = _without_no_values(payload)
-    if _FREE_KEY.search(payload) is not None:
-        payload = _without_free_fields(payload, payload.lower())
-    if ": false" in payload or ": null" in payload:  # not after a quoted key: not JSON
-        payload = _without_not_so(payload)
-    # Rendered JSON puts one space after each ":" and each ",": spaces beyond those are inside
-    # values, and too few of them for one value of free text means there is none (most
-    # payloads), which two counts in C tell without a scan in Python.
-    if payload.count(" ") - 2 * payload.count('": ') < _FREE_WORDS - 1:
-        return payload
-    return _FREE_TEXT.sub('": ""', payload)
-
-
-def _nested_denials(payload: str) -> str:
-    """``payload`` with each key naming a decision whose object value denies or says no
-    (``"approval": {"status": "denied"}``, ``"authorization": {"granted": false}``) read as
-    denied (:func:`_denied_key`: "no approval"), as a string value that denies it is."""
-    kept, last = [], 0
-    at = payload.find('": {')
-    while at >= 0:
-        quote = payload.rfind('"', 0, at)  # the key's opening quote
-        key = payload[quote + 1 : at]
-        if quote >= last and _may_name_decision(key.lower()) and _names_decision(key):
-            inner = payload[at + 3 : _object_end(payload, at + 3)]
-            if _DENIES.search(inner) is not None or _SAYS_NO_INSIDE.search(inner) is not None:
-                kept += [payload[last : quote + 1], _denied_key(key)]
-                last = at  # the keys inside are read on
-        at = payload.find('": {', at + 4)
-    return "".join([*kept, payload[last:]]) if kept else payload
-
-
-def _may_name_decision(key: str) -> bool:
-    """Whether a key (in lower case) holds an ending of :data:`_DECISION_ENDS` at all."""
-    return "al" in key or "ion" in key or "nce" in key
-
-
-def _object_end(payload: str, start: int) -> int:
-    """Where the object opened at ``start`` (a ``{``) closes, strings skipped."""
-    depth = 0
-    for token in _BRACES.finditer(payload, start):
-        if token[0] == "{":
-            depth += 1
-        elif token[0] == "}":
-            depth -= 1
-            if depth == 0:
-                return token.end()
-    return len(payload)
-
-
-def _without_no_values(payload: str) -> str:
-    """``payload`` without the keys whose value says no (:data:`_NOT_SO`), but with those
-    whose value only denies (:data:`_DENIED`) where the key names no predicate."""
-    kept, last = [], 0
-    for value in _NO_VALUE.finditer(payload):
-        quote = payload.rfind('"', 0, value.start() - 1)  # the key's opening quote
-        if quote < last or payload[value.start() - 1] != '"':
-            continue  # not after a quoted key, or inside the span cut before
-        denies = value[2] is not None or value[4] is not None
-        key = payload[quote + 1 : value.start() - 1]
-        if denies and not _predicate(key):
-            if _names_decision(key):  # "approval": "refused" holds "no approval", "refused"
-                kept += [payload[last : quote + 1], _denied_key(key)]
-                last = value.start() - 1  # from the key's closing quote on
-            continue
-        kept.append(payload[last:quote])
-        last = value.end()
-    return " ".join([*kept, payload[last:]])
-
-
-def _predicate(key: str) -> bool:
-    """Whether a key names something that is so or not (``refund_approved``, ``refundable``,
-    ``is_late``, ``hasReceipt``) rather than a thing with a state (``status``)."""
-    words = [w.lower() for w in _KEY_WORDS.split(key) if w]
-    if not words:
-        return False
-    return words[0] in _PREDICATE_HEADS or words[-1].endswith(("ed", "able", "ible"))
-
-
-def _names_decision(key: str) -> bool:
-    """Whether a word of a key names a decision or an act of granting, by its English suffix
-    (``approval``, ``decision``, ``authorization``, ``acceptance``, ``approval_status``), which
-    a denying value says did not happen, unlike a thing with a state (``status``, ``payment``)."""
-    return any(_decision_word(w) for w in _KEY_WORDS.split(key))
-
-
-def _decision_word(word: str) -> bool:
-    return len(word) > 4 and word.lower().endswith(_DECISION_ENDS)
-
-
-def _denied_key(key: str) -> str:
-    """A key whose value denies it, each word naming a decision negated: ``refund_approval``
-    reads as "refund no approval", so it holds ``refund`` but not "approval" (:mod:`._words`)."""
-    words = [w for w in _KEY_WORDS.split(key) if w]
-    return " ".join(f"no {w}" if _decision_word(w) else w for w in words)
-
-
-def _without_free_fields(payload: str, lowered: str) -> str:
-    """``payload`` with the value of each free-text field (:data:`_TEXT_KEYS`) emptied."""
-    spans: list[tuple[int, int]] = []
-    for key in _TEXT_KEYS:
-        end = f'{key}": '
-        at = lowered.find(end)
-        while at >= 0:
-            before = payload[at - 1] if at else '"'
-            camel = before.islower() and payload[at].isupper()  # customerNote
-            value = _FREE_VALUE.match(payload, at + len(end))
-            if value is not None and (before in '"_ .-' or camel):
-                spans.append((value.start(), value.end()))
-            at = lowered.find(end, at + 1)
-    kept, last = [], 0
-    for start, stop in sorted(spans):
-        if start >= last:
-            kept.append(payload[last:start])
-            last = stop
-    return '""'.join([*kept, payload[last:]])
-
-
-def _without_not_so(payload: str) -> str:
-    """``payload`` without the keys whose value is ``false`` or ``null`` where the value does
-    not follow a quoted key (those :data:`_NOT_SO` cut already)."""
-    spans: list[tuple[int, int]] = []
-    for value in (": false", ": null"):
-        at = payload.find(value)
-        while at >= 0:
-            quote = payload.rfind('"', 0, at - 1)  # the key's opening quote
-            if quote >= 0:
-                spans.append((quote, at + len(value)))
-            at = payload.find(value, at + 1)
-    kept, last = [], 0
-    for start, end in sorted(spans):
-        if start >= last:
-            kept.append(payload[last:start])
-            last = end
-    return " ".join([*kept, payload[last:]])
 
 
 def _cut(body: str) -> bool:
