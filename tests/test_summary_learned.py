@@ -30,6 +30,8 @@ BOOKING = ROOT / "evals" / "booking-eval.jsonl"
 BUILDER = ROOT / "evals" / "build_booking_evalset.py"
 INSURANCE = ROOT / "evals" / "insurance-eval.jsonl"
 INSURANCE_BUILDER = ROOT / "evals" / "build_insurance_evalset.py"
+LOGISTICS = ROOT / "evals" / "logistics-eval.jsonl"
+LOGISTICS_BUILDER = ROOT / "evals" / "build_logistics_evalset.py"
 T0 = 1_790_000_000.0
 
 
@@ -493,3 +495,16 @@ def test_an_asset_or_bag_tag_is_an_identifier() -> None:
     assert "LT-00981" in found(events)
     assert is_id_key("bag_tag")
     assert not is_id_key("tags")
+
+
+# --- the third new-domain set: freight, parcels and customs, written blind ----------------------
+
+
+def test_the_logistics_set_is_what_its_script_writes() -> None:
+    module = builder(LOGISTICS_BUILDER)
+    assert LOGISTICS.read_text(encoding="utf-8") == module.render(module.build())
+    sessions = [json.loads(line) for line in LOGISTICS.read_text(encoding="utf-8").splitlines()]
+    assert len(sessions) == 15
+    assert all(
+        s["meta"]["domain"] == "logistics" and s["meta"]["expected_entities"] for s in sessions
+    )
