@@ -18,7 +18,13 @@ an identifier of the session when it is, in the rendered transcript:
    an amount or a count is passed as a number) or is an e-mail address: what the agent passed
    to a tool is what the tool works on;
 3. **identifier-shaped and in both a tool result and a message** (the customer's or an
-   agent's text): an id the tools returned and the conversation names.
+   agent's text): an id the tools returned and the conversation names;
+4. **introduced by a tool result's prose and used by the conversation**: capitals or digits
+   (``QZKXMB``, ``88412``), which no shape makes an identifier, right after an identifier
+   word in a result (``your booking reference is QZKXMB``, ``ticket no. 88412``), as a key
+   would name it (not ``zip code 55802``), and in a message or a call's arguments.
+
+A card's last digits are named by their key too (``last4``, ``last_four_digits``).
 
 A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a leading ``#``
 allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
@@ -70,8 +76,11 @@ NOT_ID_KEY_WORDS: Final = frozenset(
 )  # fmt: skip
 """Words of a key that make its code an attribute, not an identifier (``zip_code``)."""
 
+_LAST_COUNTS: Final = ("4", "four")
+"""How many last digits of a card a key names (``last4``, ``last_four``)."""
+
 _KEY_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_ID_WORDS: Final = tuple(sorted(ID_KEY_WORDS))
+_ID_WORDS: Final = tuple(sorted({*ID_KEY_WORDS, *_LAST_COUNTS, "digit", "digits"}))
 # A JSON key ending in one of ``_ID_WORDS`` and the value after it: a string, a whole number
 # of three digits or more, or a list. It starts at the literal ``": `` that ends every key,
 # which the engine jumps to, and looks back for the word (a class first, which most keys fail
@@ -110,21 +119,39 @@ _NOT_ID: Final = re.compile(
 _COUNTED: Final = re.compile(r"\d{1,4}(?:-[A-Za-z]?[a-z]+)+")
 """A number and a word, hyphenated: what a thing has (``3-seat``, ``2-day``, ``10-pack``,
 ``4-door``), not an identifier."""
-_DIGIT: Final = re.compile(r"\d")
+_INTRODUCER: Final = re.compile(
+    r"(?:([a-z]+)[ _-])?(?<![a-z0-9])(?:"
+    + "|".join(sorted(ID_KEY_WORDS, key=len, reverse=True))
+    + r")\.?(?: (?:is|was|of))?:? ?[#=]? ?[\"'(]?$"
+)
+"""The end of prose that introduces an identifier: an identifier word (the keys' words, as
+prose), perhaps ``is`` and a ``:``, ``#`` or quote; the word before it, if any, in group 1."""
+_INTRODUCED_MIN: Final = 4
+"""Capitals or digits a token of the conversation needs to be checked by rule 4."""
 _MAX_KEYS: Final = 4096
 
 _key_cache: dict[str, bool] = {}
 
 
 def is_id_key(key: str) -> bool:
-    """Whether a JSON key names an identifier (``booking_id`` yes, ``zip_code`` no)."""
+    """Whether a JSON key names an identifier (``booking_id`` yes, ``zip_code`` no); a card's
+    last digits (``last4``, ``last_four_digits``) are what people name it by."""
     known = _key_cache.get(key)
     if known is None:
         words = [w.lower() for w in _KEY_WORD.findall(key)]
-        known = bool(words) and words[-1] in ID_KEY_WORDS and NOT_ID_KEY_WORDS.isdisjoint(words)
+        known = bool(words) and NOT_ID_KEY_WORDS.isdisjoint(words)
+        known = known and (words[-1] in ID_KEY_WORDS or _is_last_digits(words))
         if len(_key_cache) < _MAX_KEYS:  # keys come from data: bound the cache
             _key_cache[key] = known
     return known
+
+
+def _is_last_digits(words: list[str]) -> bool:
+    """``last4``, ``last_4``, ``lastFour``, ``last_four_digits``: a key's words ending in
+    "last", a count of digits and perhaps "digits"."""
+    if words[-1] in ("digit", "digits"):
+        words = words[:-1]
+    return len(words) >= 2 and words[-2] == "last" and words[-1] in _LAST_COUNTS
 
 
 def _is_identifier(value: str) -> bool:
@@ -177,20 +204,34 @@ class LearnedIds:
     it is done only for the tokens a caller asks about (:meth:`resolve`).
     """
 
-    def __init__(self, found: dict[str, str], candidates: dict[str, str], results: str) -> None:
+    def __init__(
+        self,
+        found: dict[str, str],
+        candidates: dict[str, str],
+        results: str,
+        introduced: dict[str, str] | None = None,
+    ) -> None:
         self.found = found
         self.candidates = candidates
+        self.introduced = {} if introduced is None else introduced
+        """Tokens of the conversation of no identifier's shape (``QZKXMB``, ``88412``) that
+        count if a tool result's prose introduces one as an identifier (rule 4)."""
         self._results = results  # the tool results' lines, lower-cased
 
     def resolve(self, keys: Iterable[str] | None = None) -> dict[str, str]:
         """Every learned identifier (``keys=None``), or only those among ``keys``."""
         if keys is None:
-            pending = list(self.candidates)
+            pending = [*self.candidates, *self.introduced]
         else:
-            pending = [k for k in keys if k in self.candidates]
+            pending = [k for k in keys if k in self.candidates or k in self.introduced]
         for key in pending:
-            text = self.candidates.pop(key)
-            if holds_token(self._results, key[3:]):
+            text = self.candidates.pop(key, None)
+            if text is not None:
+                if holds_token(self._results, key[3:]):
+                    self.found.setdefault(key, text)
+                continue
+            text = self.introduced.pop(key)
+            if introduced_in(self._results, key[3:]):
                 self.found.setdefault(key, text)
         if keys is None:
             return self.found
@@ -198,7 +239,7 @@ class LearnedIds:
 
     def keys(self) -> set[str]:
         """The keys learned so far and those still to be checked."""
-        return {*self.found, *self.candidates}
+        return {*self.found, *self.candidates, *self.introduced}
 
 
 def token_starts(text: str, token: str) -> Iterator[int]:
@@ -217,6 +258,17 @@ def token_starts(text: str, token: str) -> Iterator[int]:
 def holds_token(text: str, token: str) -> bool:
     """Whether ``token`` occurs in ``text`` as a whole token (:func:`token_starts`)."""
     return next(token_starts(text, token), None) is not None
+
+
+def introduced_in(text: str, token: str) -> bool:
+    """Whether lower-cased ``text`` names ``token`` right after a word that says an identifier
+    follows (``your booking reference is qzkxmb``, ``ticket no. 88412``, ``code: 4821``), not
+    after an attribute's (``zip code 55802``)."""
+    for start in token_starts(text, token):
+        m = _INTRODUCER.search(text, max(0, start - 48), start)
+        if m is not None and m[1] not in NOT_ID_KEY_WORDS:
+            return True
+    return False
 
 
 def _key_of(value: str) -> str:
@@ -264,6 +316,7 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
     if '": [' in calls:  # a list argument (``"items": ["LAMP-ARC-BRS"]``): element by element
         for m in _CALL_LIST.finditer(calls):
             passed.extend(v[1] for v in _LIST_STRING.finditer(m[1]))
+    introduced: dict[str, str] = {}
     for value in passed:
         if value not in judged and (
             identifier_shaped(value)
@@ -271,22 +324,36 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             or _EMAIL.fullmatch(value)
         ):
             found.setdefault(_key_of(value), value)
+        elif _introducible(value):
+            introduced.setdefault(_key_of(value), value)
     candidates: dict[str, str] = {}
-    # Every identifier-shaped token holds a digit: only the lines that hold one are tokenised
-    # (about half of a session's messages; the others are prose).
-    said = "\n".join(line for line in messages.split("\n") if _DIGIT.search(line) is not None)
-    for token in _utf8_tokens(said.encode("ascii")):
+    for token in _utf8_tokens(messages.encode("ascii")):
         if token.isalpha() or token.isdigit():
-            continue  # most tokens: words and bare numbers, never identifier-shaped
+            # Most tokens: words and bare numbers, never identifier-shaped; a code in
+            # capitals or a long number may still be one a result's prose introduces.
+            if _introducible(token):
+                introduced.setdefault(_key_of(token), token)
+            continue
         if identifier_shaped(token.strip("-")):
             token = token.strip("-")
             key = _key_of(token)
             if key not in found:
                 candidates.setdefault(key, token)
+    said = messages
     if "/" in said:  # tokens split at "/": an id joined by it (``CLM/2026/004431``) is cut out
         slashed = "\n".join(line for line in said.split("\n") if "/" in line)
         for token in _SLASHED.findall(slashed):
             key = _key_of(token)
             if key not in found and identifier_shaped(token):
                 candidates.setdefault(key, token)
-    return LearnedIds(found, candidates, lowered[len(calls) + 1 :])
+    for key in [k for k in introduced if k in found or k in candidates]:
+        del introduced[key]
+    return LearnedIds(found, candidates, lowered[len(calls) + 1 :], introduced)
+
+
+def _introducible(token: str) -> bool:
+    """Whether a token of no identifier's shape may be one a result's prose introduces:
+    capitals (``QZKXMB``) or digits (``88412``), at least :data:`_INTRODUCED_MIN` of them."""
+    return len(token) >= _INTRODUCED_MIN and (
+        token.isdigit() or (token.isalpha() and token.isupper() and token.isascii())
+    )
