@@ -16,15 +16,24 @@ other exactly as two tasks of one process do.
   the stored end of that turn. A lease that expired without a release is a turn whose process
   died: the next acquire reports its invocation in ``Lease.interrupted``, and the taker closes
   it with a stored ``interrupted`` error event.
+- **Taking the lease with the turn's first event.** ``LeaseAppends.acquire_lease_and_append``
+  takes the lease and stores an event (a turn's user message, which depends on the version the
+  lease finds, not on the history) in one write: one round trip before a turn's first event
+  instead of two. Both happen or neither does.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Lease", "SessionLeases", "TurnState"]
+if TYPE_CHECKING:
+    from agentlog.events import Event
+    from agentlog.sessions._plan import AppendPlan
+
+__all__ = ["Lease", "LeaseAppends", "LeasedAppend", "SessionLeases", "TurnState"]
 
 
 class Lease(BaseModel):
@@ -98,4 +107,48 @@ class SessionLeases(Protocol):
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """The session's version and running turn, in one read. Raises
         ``SessionNotFoundError``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class LeasedAppend:
+    """What ``acquire_lease_and_append`` did: the lease taken and, unless the store declined
+    to (``appended`` is ``None``), the event stored under it at the lease's version."""
+
+    lease: Lease
+    appended: AppendPlan | None
+    """The append as stored (its ``expected_version`` is ``lease.version``), or ``None`` when
+    the lease found a turn to close first (``lease.interrupted``) or the event's timestamp not
+    after the session's last: the lease is then held, nothing is stored, and the caller
+    appends under it as usual."""
+
+    @property
+    def event(self) -> Event | None:
+        """The event as stored, or ``None``."""
+        return None if self.appended is None else self.appended.event
+
+
+@runtime_checkable
+class LeaseAppends(SessionLeases, Protocol):
+    """Leases that can be taken together with the turn's first event; every store agentlog
+    ships implements it (a store with plain ``SessionLeases`` still runs turns, with one more
+    round trip each)."""
+
+    async def acquire_lease_and_append(
+        self,
+        event: Event,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+        expected_version: int | None = None,
+    ) -> LeasedAppend | None:
+        """Take the session's lease and append ``event`` at the version it finds, in one
+        transaction. ``None`` if another holds the lease: nothing is stored. With
+        ``expected_version``, a session at another version raises ``StaleSessionError``, with
+        no lease taken and nothing stored; a refused append (``DuplicateEventError``, an
+        invalid event) takes no lease either. Raises ``SessionNotFoundError``."""
         ...

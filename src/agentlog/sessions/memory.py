@@ -15,11 +15,14 @@ from agentlog.errors import (
     LeaseLostError,
     SessionExistsError,
     SessionNotFoundError,
+    StaleSessionError,
     StoreUnavailableError,
 )
 from agentlog.events import Event
 from agentlog.ids import new_session_id
+from agentlog.sessions._first_append import at_version, plan_first
 from agentlog.sessions._plan import (
+    AppendPlan,
     StoredHead,
     check_ids,
     initial_delta,
@@ -28,7 +31,7 @@ from agentlog.sessions._plan import (
     session_after,
 )
 from agentlog.sessions.base import GetSessionConfig, Session, stored_session
-from agentlog.sessions.leases import Lease, TurnState
+from agentlog.sessions.leases import Lease, LeasedAppend, TurnState
 from agentlog.state import apply_delta, merged_view
 
 __all__ = ["InMemorySessionService"]
@@ -198,18 +201,22 @@ class InMemorySessionService:
                 raise refused_append(session, plan.expected_version, head)
             if plan.event.id in record.event_ids:
                 raise DuplicateEventError(session.id, plan.event.id)
-            record.events.append(plan.event)
-            record.event_ids.add(plan.event.id)
-            record.timestamps.append(plan.event.timestamp)
-            compaction = plan.event.actions.compaction
-            if compaction is not None and (
-                record.compaction_end is None or compaction.end_timestamp > record.compaction_end
-            ):
-                record.compaction_end = compaction.end_timestamp
-            record.state = apply_delta(record.state, plan.delta.session)
-            record.last_update_time = plan.event.timestamp
-            self._apply_shared(session.app_name, session.user_id, plan.delta.app, plan.delta.user)
+            self._store(record, session.app_name, session.user_id, plan)
         return session_after(session, plan)
+
+    def _store(self, record: _Record, app_name: str, user_id: str, plan: AppendPlan) -> None:
+        """Write a checked append into ``record`` (under the lock)."""
+        record.events.append(plan.event)
+        record.event_ids.add(plan.event.id)
+        record.timestamps.append(plan.event.timestamp)
+        compaction = plan.event.actions.compaction
+        if compaction is not None and (
+            record.compaction_end is None or compaction.end_timestamp > record.compaction_end
+        ):
+            record.compaction_end = compaction.end_timestamp
+        record.state = apply_delta(record.state, plan.delta.session)
+        record.last_update_time = plan.event.timestamp
+        self._apply_shared(app_name, user_id, plan.delta.app, plan.delta.user)
 
     async def acquire_lease(
         self,
@@ -246,6 +253,56 @@ class InMemorySessionService:
                 version=len(record.events),
                 create_time=record.create_time,
             )
+
+    async def acquire_lease_and_append(
+        self,
+        event: Event,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+        expected_version: int | None = None,
+    ) -> LeasedAppend | None:
+        """See ``LeaseAppends.acquire_lease_and_append``."""
+        check_ids(app_name, user_id, session_id)
+        first = plan_first(event, app_name=app_name, user_id=user_id, session_id=session_id)
+        with self._lock:
+            self._check_open()
+            record = self._record(app_name, user_id, session_id)
+            version = len(record.events)
+            if expected_version is not None and version != expected_version:
+                raise StaleSessionError(session_id, expected_version, version)
+            now = time.time()
+            if record.lease_live(now):
+                return None
+            interrupted = record.lease_invocation if record.lease_owner is not None else None
+            plan = None
+            if interrupted is None:
+                plan = at_version(first, version, record.last_update_time)
+            if plan is not None and plan.event.id in record.event_ids:
+                raise DuplicateEventError(session_id, plan.event.id)
+            record.lease_token += 1
+            record.lease_owner = owner
+            record.lease_invocation = invocation_id
+            record.lease_expires = now + ttl_s
+            if plan is not None:
+                self._store(record, app_name, user_id, plan)
+            lease = Lease(
+                app_name=app_name,
+                user_id=user_id,
+                session_id=session_id,
+                token=record.lease_token,
+                owner=owner,
+                invocation_id=invocation_id,
+                expires_at=record.lease_expires,
+                interrupted=interrupted,
+                version=version,
+                create_time=record.create_time,
+            )
+            return LeasedAppend(lease, plan)
 
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
         """See ``SessionLeases.renew_lease``."""
