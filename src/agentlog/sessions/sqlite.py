@@ -27,10 +27,12 @@ from agentlog.errors import (
     LeaseLostError,
     SessionExistsError,
     SessionNotFoundError,
+    StaleSessionError,
     StoreError,
 )
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
+from agentlog.sessions._first_append import at_version, plan_first
 from agentlog.sessions._plan import (
     AppendPlan,
     StoredHead,
@@ -47,7 +49,7 @@ from agentlog.sessions.codec import (
     decode_state,
     encode_value,
 )
-from agentlog.sessions.leases import Lease, TurnState
+from agentlog.sessions.leases import Lease, LeasedAppend, TurnState
 from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
 from agentlog.state import ScopedDelta, merged_view
 
@@ -344,6 +346,47 @@ class SqliteSessionService:
             )
         )
 
+    async def acquire_lease_and_append(
+        self,
+        event: Event,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+        expected_version: int | None = None,
+    ) -> LeasedAppend | None:
+        """See ``LeaseAppends.acquire_lease_and_append``."""
+        check_ids(app_name, user_id, session_id)
+        first = plan_first(event, app_name=app_name, user_id=user_id, session_id=session_id)
+        taken = await self._writes.write(
+            functools.partial(
+                _acquire_appending,
+                first=first,
+                app_name=app_name,
+                user_id=user_id,
+                sid=session_id,
+                owner=owner,
+                invocation_id=invocation_id,
+                ttl_s=ttl_s,
+                expected_version=expected_version,
+            )
+        )
+        if taken is None:
+            return None
+        taken_as, pk = taken
+        plan, lease = taken_as.appended, taken_as.lease
+        if plan is not None:
+            key = (app_name, user_id, session_id)
+            if len(self._pks) >= _MAX_PKS:
+                self._pks.clear()
+            self._pks[key] = pk
+            if self._cache is not None and lease.create_time is not None:
+                self._cache.extend(key, (pk, lease.create_time), plan.expected_version, plan.event)
+        return taken_as
+
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
         """See ``SessionLeases.renew_lease``."""
         return await self._writes.write(functools.partial(_renew, lease=lease, ttl_s=ttl_s))
@@ -615,6 +658,82 @@ def _acquire(
         version=version,
         create_time=create_time,
     )
+
+
+def _acquire_appending(
+    conn: sqlite3.Connection,
+    *,
+    first: AppendPlan,
+    app_name: str,
+    user_id: str,
+    sid: str,
+    owner: str,
+    invocation_id: str,
+    ttl_s: float,
+    expected_version: int | None,
+) -> tuple[LeasedAppend, int] | None:
+    """``_acquire`` and the append of ``first`` at the version found, in one write: the
+    session row updated once for both (its lease, version and last update)."""
+    row = conn.execute(
+        "SELECT pk, lease_owner, lease_invocation, lease_expires, lease_token, version,"
+        " create_time, last_update_time FROM sessions"
+        " WHERE app_name = ? AND user_id = ? AND session_id = ?",
+        (app_name, user_id, sid),
+    ).fetchone()
+    if row is None:
+        raise SessionNotFoundError(app_name, user_id, sid)
+    pk, held_by, held_for, expires, token, version, create_time, last_update = row
+    if expected_version is not None and version != expected_version:
+        raise StaleSessionError(sid, expected_version, version)
+    now = time.time()
+    if held_by is not None and expires >= now:
+        return None
+    token += 1
+    plan = at_version(first, version, last_update) if held_by is None else None
+    if plan is None:
+        conn.execute(
+            "UPDATE sessions SET lease_token = ?, lease_owner = ?, lease_invocation = ?,"
+            " lease_expires = ? WHERE pk = ?",
+            (token, owner, invocation_id, now + ttl_s, pk),
+        )
+    else:
+        event = plan.event
+        conn.execute(
+            "UPDATE sessions SET lease_token = ?, lease_owner = ?, lease_invocation = ?,"
+            " lease_expires = ?, version = ?, last_update_time = ? WHERE pk = ?",
+            (token, owner, invocation_id, now + ttl_s, plan.new_version, event.timestamp, pk),
+        )
+        try:
+            conn.execute(
+                _INSERT_EVENT,
+                (
+                    pk,
+                    plan.new_version,
+                    event.id,
+                    event.invocation_id,
+                    event.author,
+                    event.timestamp,
+                    EVENT_FORMAT_VERSION,
+                    plan.payload,
+                    plan.compaction_end,
+                ),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise DuplicateEventError(sid, event.id) from exc
+        _write_delta(conn, pk, app_name, user_id, plan.delta)
+    lease = Lease(
+        app_name=app_name,
+        user_id=user_id,
+        session_id=sid,
+        token=token,
+        owner=owner,
+        invocation_id=invocation_id,
+        expires_at=now + ttl_s,
+        interrupted=held_for if held_by is not None else None,
+        version=version,
+        create_time=create_time,
+    )
+    return LeasedAppend(lease, plan), pk
 
 
 def _renew(conn: sqlite3.Connection, *, lease: Lease, ttl_s: float) -> Lease:
