@@ -18,6 +18,7 @@ own, so that one fails alone.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -52,10 +53,12 @@ from agentlog.errors import (
     LeaseLostError,
     SessionExistsError,
     SessionNotFoundError,
+    StaleSessionError,
     StoreError,
 )
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
+from agentlog.sessions._first_append import plan_first
 from agentlog.sessions._plan import (
     AppendPlan,
     StoredHead,
@@ -72,7 +75,7 @@ from agentlog.sessions.codec import (
     decode_state,
     encode_value,
 )
-from agentlog.sessions.leases import Lease, TurnState
+from agentlog.sessions.leases import Lease, LeasedAppend, TurnState
 from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
 from agentlog.state import ScopedDelta, merged_view
 
@@ -441,6 +444,50 @@ class PostgresSessionService(PostgresStore):
             create_time=create_time,
         )
 
+    async def acquire_lease_and_append(
+        self,
+        event: Event,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        owner: str,
+        invocation_id: str,
+        ttl_s: float,
+        expected_version: int | None = None,
+    ) -> LeasedAppend | None:
+        """See ``LeaseAppends.acquire_lease_and_append``."""
+        check_ids(app_name, user_id, session_id)
+        first = plan_first(event, app_name=app_name, user_id=user_id, session_id=session_id)
+        query, params = _lease_append_statement(
+            first, app_name, user_id, session_id, owner, invocation_id, ttl_s, expected_version
+        )
+        alone = functools.partial(_lease_append_alone, session_id=session_id, event_id=event.id)
+        (rows,) = await self._writes.run(Group([(query, params)], alone))
+        if not rows:
+            raise SessionNotFoundError(app_name, user_id, session_id)
+        ((held_by, held_for, token, expires, version, create_time, pk, appended),) = rows
+        if expected_version is not None and version != expected_version:
+            raise StaleSessionError(session_id, expected_version, version)
+        if token is None:
+            return None
+        lease = Lease(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            token=token,
+            owner=owner,
+            invocation_id=invocation_id,
+            expires_at=expires,
+            interrupted=held_for if held_by is not None else None,
+            version=version,
+            create_time=create_time,
+        )
+        plan = dataclasses.replace(first, expected_version=version) if appended else None
+        if plan is not None and self._cache is not None:
+            self._cache.extend((app_name, user_id, session_id), pk, version, plan.event)
+        return LeasedAppend(lease, plan)
+
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
         """See ``SessionLeases.renew_lease``."""
         (rows,) = await self._write_one(
@@ -679,6 +726,111 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         notify=True,
     )
     return query, params
+
+
+async def _lease_append_alone(
+    conn: _Conn, group: Group, *, session_id: str, event_id: str
+) -> list[list[_Row]]:
+    """``acquire_lease_and_append``'s statement on its own, its errors told apart."""
+    ((query, params),) = group.queries
+    for attempt in range(1, _DEADLOCK_RETRIES + 1):
+        try:
+            cursor = await conn.execute(query, params)
+            return [await cursor.fetchall()]
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "events_event_id_unique":
+                raise DuplicateEventError(session_id, event_id) from exc
+            raise
+        except pg_errors.DeadlockDetected:
+            if attempt == _DEADLOCK_RETRIES:
+                raise
+    return [[]]  # not reached: the last attempt returns or raises
+
+
+def _lease_append_statement(
+    plan: AppendPlan,
+    app_name: str,
+    user_id: str,
+    sid: str,
+    owner: str,
+    invocation_id: str,
+    ttl_s: float,
+    expected_version: int | None,
+) -> tuple[str, dict[str, Any]]:
+    """One statement taking the lease (as ``acquire_lease``'s) and, when the lease was free
+    (not expired: a turn to close comes first) and the session's last update is before the
+    event, appending it at the version found (as ``_append_statement``'s, notice included);
+    nothing at all when the version is not ``expected_version``."""
+    event = plan.event
+    params: dict[str, Any] = {
+        "app": app_name,
+        "user": user_id,
+        "sid": sid,
+        "owner": owner,
+        "invocation": invocation_id,
+        "ttl": ttl_s,
+        "expected": expected_version,
+        "timestamp": event.timestamp,
+        "event_id": event.id,
+        "invocation_id": event.invocation_id,
+        "author": event.author,
+        "format": EVENT_FORMAT_VERSION,
+        "payload": plan.payload,
+        "compaction_end": plan.compaction_end,
+    }
+    shape = _delta_params(plan.delta, params)
+    query = _LEASE_APPENDS.get(shape)
+    if query is None:
+        appends: LiteralString = (
+            "old.lease_owner IS NULL AND old.last_update_time < %(timestamp)s::float8"
+        )
+        ctes: list[LiteralString] = [
+            "old AS (SELECT pk, lease_owner, lease_invocation, lease_expires, version,"
+            " create_time, last_update_time, "
+            + _NOW
+            + " AS now FROM sessions WHERE app_name = %(app)s AND user_id = %(user)s"
+            " AND session_id = %(sid)s FOR UPDATE)",
+            "won AS (UPDATE sessions x SET lease_token = x.lease_token + 1,"
+            " lease_owner = %(owner)s, lease_invocation = %(invocation)s,"
+            " lease_expires = old.now + %(ttl)s::float8,"
+            " version = CASE WHEN " + appends + " THEN old.version + 1 ELSE old.version END,"
+            " last_update_time = CASE WHEN "
+            + appends
+            + " THEN %(timestamp)s::float8 ELSE old.last_update_time END"
+            " FROM old WHERE x.pk = old.pk"
+            " AND (old.lease_owner IS NULL OR old.lease_expires < old.now)"
+            " AND (%(expected)s::bigint IS NULL OR old.version = %(expected)s::bigint)"
+            " RETURNING x.pk, x.lease_token, x.lease_expires, x.version, "
+            + appends
+            + " AS appended)",
+            "s AS (SELECT pk, version FROM won WHERE appended)",
+            "e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
+            " timestamp, format_version, payload, compaction_end) SELECT pk, version,"
+            " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text,"
+            " %(timestamp)s::float8, %(format)s::integer, %(payload)s::json,"
+            " %(compaction_end)s::float8 FROM s)",
+            # What event_notice sends, made here: the version is only known in the statement.
+            "n AS (SELECT pg_notify("
+            + CHANNEL_SQL
+            + ", json_build_object('k', 'event', 'app', %(app)s::text, 'user', %(user)s::text,"
+            " 'session', %(sid)s::text, 'event', %(event_id)s::text, 'version', version)::text)"
+            " FROM s)",
+            *_delta_ctes(shape),
+        ]
+        query = _LEASE_APPENDS.setdefault(
+            shape,
+            "WITH "
+            + ", ".join(ctes)
+            + " SELECT old.lease_owner, old.lease_invocation, won.lease_token,"
+            " won.lease_expires, old.version, old.create_time, won.pk,"
+            " coalesce(won.appended, false) AND (SELECT count(*) FROM n) = 1"
+            " FROM old LEFT JOIN won ON true",
+        )
+    return query, params
+
+
+_LEASE_APPENDS: dict[tuple[bool, ...], str] = {}
+"""``_lease_append_statement``'s statements by delta shape."""
 
 
 def _events_query(app_name: str, user_id: str, sid: str, config: GetSessionConfig | None) -> _Query:
