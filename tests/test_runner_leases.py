@@ -18,7 +18,7 @@ from agentlog.errors import InvalidConfigError, SessionBusyError
 from agentlog.events import Content, ErrorCode, Event
 from agentlog.runner import Runner
 from agentlog.sessions.base import Session, SessionService
-from agentlog.sessions.leases import Lease, SessionLeases
+from agentlog.sessions.leases import Lease, LeasedAppend, SessionLeases
 from agentlog.sessions.memory import InMemorySessionService
 from agentlog.sessions.sqlite import SqliteSessionService
 
@@ -171,7 +171,7 @@ class Watched(InMemorySessionService):
         self._loading.set()
         return await super().get_session(**kwargs)
 
-    async def acquire_lease(self, **kwargs: Any) -> Lease | None:
+    async def _before_lease(self, kwargs: dict[str, Any]) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._loading.wait(), 1.0)
         await asyncio.sleep(0.01)  # the load that went out first is done by now
@@ -180,7 +180,14 @@ class Watched(InMemorySessionService):
             session = await InMemorySessionService.get_session(self, **key)
             other = Event(invocation_id="elsewhere", author="other", content=Content.from_text("x"))
             await self.append_event(session, other)
+
+    async def acquire_lease(self, **kwargs: Any) -> Lease | None:
+        await self._before_lease(kwargs)
         return await super().acquire_lease(**kwargs)
+
+    async def acquire_lease_and_append(self, event: Event, **kwargs: Any) -> LeasedAppend | None:
+        await self._before_lease(kwargs)
+        return await super().acquire_lease_and_append(event, **kwargs)
 
 
 async def test_a_turn_loads_its_session_beside_taking_the_lease() -> None:
@@ -203,3 +210,56 @@ async def test_a_load_made_before_the_lease_is_made_again_when_the_session_moved
     stored = (await store.get_session(app_name=APP, user_id="u", session_id=s.id)).events
     assert [e.author for e in stored] == ["other", "user", "slow", "slow"]
     assert [e.id for e in stored[1:]] == [e.id for e in events]
+
+
+class Counted(InMemorySessionService):
+    """An in-memory store recording its writes, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[str] = []
+
+    async def acquire_lease(self, **kwargs: Any) -> Lease | None:
+        self.writes.append("acquire_lease")
+        return await super().acquire_lease(**kwargs)
+
+    async def acquire_lease_and_append(self, event: Event, **kwargs: Any) -> LeasedAppend | None:
+        self.writes.append("acquire_lease_and_append")
+        return await super().acquire_lease_and_append(event, **kwargs)
+
+    async def append_event(self, session: Session, event: Event) -> Session:
+        self.writes.append("append_event")
+        return await super().append_event(session, event)
+
+
+async def test_a_turns_message_is_stored_by_the_write_that_takes_the_lease() -> None:
+    store = Counted()
+    s = await store.create_session(app_name=APP, user_id="u")
+    runner = Runner(agent=Slow(name="slow"), session_service=store)
+    events = runner.run_async(
+        user_id="u", session_id=s.id, new_message=Content.from_text("hi"), state_delta={"k": 1}
+    )
+    first = await anext(events)
+    # One write before the first event: the lease and the message together.
+    assert store.writes == ["acquire_lease_and_append"]
+    assert (first.author, first.text()) == ("user", "hi")
+    rest = [event async for event in events]
+    stored = await store.get_session(app_name=APP, user_id="u", session_id=s.id)
+    assert [e.id for e in stored.events] == [first.id] + [e.id for e in rest if not e.partial]
+    assert stored.state["k"] == 1
+
+
+async def test_a_turn_after_a_dead_one_closes_it_before_storing_its_message() -> None:
+    store = Counted()
+    s = await store.create_session(app_name=APP, user_id="u")
+    dead = await store.acquire_lease(
+        app_name=APP, user_id="u", session_id=s.id, owner="dead", invocation_id="dead", ttl_s=0.01
+    )
+    assert dead is not None
+    await asyncio.sleep(0.05)
+    runner = Runner(agent=Slow(name="slow"), session_service=store)
+    await say(runner, s.id)
+    stored = await store.get_session(app_name=APP, user_id="u", session_id=s.id)
+    assert stored.events[0].invocation_id == "dead"
+    assert stored.events[0].error_code is not None
+    assert stored.events[1].author == "user"

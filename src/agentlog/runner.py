@@ -49,7 +49,7 @@ from agentlog.logs import get_logger, log_context, set_event
 from agentlog.models.scripted import ScriptError
 from agentlog.run_config import RunConfig
 from agentlog.sessions.base import GetSessionConfig, Session, SessionService
-from agentlog.sessions.leases import Lease
+from agentlog.sessions.leases import Lease, LeasedAppend
 from agentlog.state import TEMP_PREFIX
 from agentlog.turn_lease import COMPACTION_LEASE, TurnLease, hold_session, lease_for
 
@@ -194,7 +194,8 @@ class Runner:
         key = (id(self.session_service), self.app_name, user_id, session_id)
         async with _SessionLock(key):
             invocation_id = new_invocation_id()
-            if any(p.function_response is not None for p in new_message.parts):
+            answers = any(p.function_response is not None for p in new_message.parts)
+            if answers:
                 # An answer resumes its paused turn, so the lease must name that turn. A
                 # first look, refusing a wrong answer before waiting for the session; the
                 # check that counts is made again under the lease.
@@ -204,23 +205,48 @@ class Runner:
                     invocation_id = resume[0]
             hold = self._hold(user_id, session_id, invocation_id)
             loading: asyncio.Future[Session] | None = None
+            opened: LeasedAppend | None = None
+            made: list[Event] = []  # the last user event made, its temp: keys not stripped
+
+            def user_event() -> Event:
+                event = Event(
+                    invocation_id=invocation_id,
+                    author="user",
+                    content=withhold_credentials(new_message),
+                    actions=EventActions(state_delta=dict(state_delta or {})),
+                )
+                made[:] = [event if self.redactor is None else self.redactor(event)]
+                return made[0]
+
             if hold is not None:
                 # The load goes out beside the acquire instead of after it: one round trip
                 # less before the turn's first event (see ``_under_lease``).
                 loading = asyncio.ensure_future(self._load(user_id, session_id))
                 try:
-                    await hold.acquire()
+                    if not answers:
+                        # A message depends on no history: it is stored by the write that
+                        # takes the lease, one round trip less again. An answer is checked
+                        # against the session under the lease first.
+                        opened = await hold.acquire_appending(user_event)
+                    else:
+                        await hold.acquire()
                 except BaseException:
                     _drop(loading)
                     raise
             ctx: InvocationContext | None = None
             try:
                 if hold is not None and loading is not None:
-                    session = await self._under_lease(user_id, session_id, hold.lease, loading)
+                    session = await self._under_lease(
+                        user_id, session_id, hold.lease, loading, opened
+                    )
                 else:
                     session = await self._load(user_id, session_id)
-                if hold is not None and hold.lease.interrupted is not None:
-                    session = await self._close_interrupted(session, hold.lease.interrupted)
+                if opened is not None and opened.appended is not None:
+                    stored_first: Event | None = session.events[-1]
+                else:
+                    stored_first = None
+                    if hold is not None and hold.lease.interrupted is not None:
+                        session = await self._close_interrupted(session, hold.lease.interrupted)
                 # Decided on the session as loaded under the lease, and the answer below is
                 # appended under it: pending, then answered, in one step (agentlog.approvals).
                 resume = resolve_answers(session, new_message)
@@ -241,13 +267,12 @@ class Runner:
                 # not have is refused with nothing written.
                 agent = self._agent_for(ctx)
                 with log_context(invocation_id, author="user"):
-                    user_event = Event(
-                        invocation_id=invocation_id,
-                        author="user",
-                        content=withhold_credentials(new_message),
-                        actions=EventActions(state_delta=dict(state_delta or {})),
-                    )
-                    stored = await self._emit(ctx, user_event)
+                    if stored_first is None:
+                        stored = await self._emit(ctx, user_event(), redacted=True)
+                    else:
+                        stored = stored_first
+                        _keep_temp(ctx, made[0])
+                        set_event(stored.id, stored.author)
                     if hold is not None:
                         hold.reader_waits()
                     yield stored
@@ -291,12 +316,18 @@ class Runner:
         )
 
     async def _under_lease(
-        self, user_id: str, session_id: str, lease: Lease, loading: asyncio.Future[Session]
+        self,
+        user_id: str,
+        session_id: str,
+        lease: Lease,
+        loading: asyncio.Future[Session],
+        opened: LeasedAppend | None = None,
     ) -> Session:
-        """The session as ``lease`` found it, under the lease: the load made beside the
-        acquire when it shows the version and creation time the acquire saw (nothing can be
-        stored under a held lease but by its holder, and every change to a session's events
-        or state moves its version), else a load made now."""
+        """The session as ``lease`` found it, under the lease, with the first event
+        ``opened`` stored if it stored one: the load made beside the acquire when it shows
+        the version and creation time the acquire saw (nothing can be stored under a held
+        lease but by its holder, and every change to a session's events or state moves its
+        version), else a load made now."""
         try:
             early: Session | None = await loading
         except Exception:
@@ -304,16 +335,20 @@ class Runner:
         except BaseException:
             _drop(loading)
             raise
-        if (
+        if early is not None and opened is not None and opened.appended is not None:
+            after = opened.session_after(early)
+            if after is not None:
+                return after
+        elif (
             early is not None
             and lease.version is not None
             and early.version == lease.version
             and early.create_time == lease.create_time
         ):
-            session = early
-        else:
-            session = await self._load(user_id, session_id)
-        return session.under_lease(lease.token)
+            return early.under_lease(lease.token)
+        # Under the lease nothing moves but by this turn: a load now is the session as the
+        # lease found it, with the turn's first event if the lease's write stored it.
+        return (await self._load(user_id, session_id)).under_lease(lease.token)
 
     def _hold(self, user_id: str, session_id: str, invocation_id: str) -> TurnLease | None:
         """The turn's hold on the session lease (``None`` for a store without leases)."""
@@ -412,16 +447,12 @@ class Runner:
             error_message=message,
         )
 
-    async def _emit(self, ctx: InvocationContext, event: Event) -> Event:
-        """Redact, keep ``temp:`` values for the invocation, offload big results, store."""
-        if self.redactor is not None:
+    async def _emit(self, ctx: InvocationContext, event: Event, *, redacted: bool = False) -> Event:
+        """Redact (unless ``redacted``), keep ``temp:`` values for the invocation, offload big
+        results, store."""
+        if self.redactor is not None and not redacted:
             event = self.redactor(event)
-        for key, value in () if event.partial else event.actions.state_delta.items():
-            if key.startswith(TEMP_PREFIX):
-                if value is REMOVED:
-                    ctx.temp_state.pop(key, None)
-                else:
-                    ctx.temp_state[key] = value
+        _keep_temp(ctx, event)
         if event.partial:
             return event
         event = await self._offload(ctx, event)
@@ -521,6 +552,16 @@ class _SessionLock:
         if self._users[self._key] == 0:
             del self._users[self._key]
             del self._locks[self._key]
+
+
+def _keep_temp(ctx: InvocationContext, event: Event) -> None:
+    """Keep ``event``'s ``temp:`` values for the invocation (the store strips them)."""
+    for key, value in () if event.partial else event.actions.state_delta.items():
+        if key.startswith(TEMP_PREFIX):
+            if value is REMOVED:
+                ctx.temp_state.pop(key, None)
+            else:
+                ctx.temp_state[key] = value
 
 
 def _recent_authors(events: Sequence[Event]) -> Iterator[str]:

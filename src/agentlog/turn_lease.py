@@ -20,18 +20,21 @@ import asyncio
 import os
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Final
+from typing import Final, TypeVar
 
 from agentlog.errors import LeaseLostError, SessionBusyError, StoreError
+from agentlog.events import Event
 from agentlog.logs import get_logger
 from agentlog.sessions.base import SessionService
-from agentlog.sessions.leases import Lease, SessionLeases
+from agentlog.sessions.leases import Lease, LeaseAppends, LeasedAppend, SessionLeases
 
 __all__ = ["COMPACTION_LEASE", "TurnLease", "hold_session", "lease_for"]
 
 logger = get_logger("agentlog.runner")
+
+T = TypeVar("T")
 
 COMPACTION_LEASE: Final = "compaction"
 """The invocation a compaction's lease names: work between turns, not a turn (a stream does
@@ -86,10 +89,8 @@ class TurnLease:
 
     async def acquire(self) -> Lease:
         """Take the lease, waiting while another turn holds it; start renewing it."""
-        start = time.monotonic()
-        pause = _FIRST_PAUSE
-        while True:
-            lease = await self._leases.acquire_lease(
+        lease = await self._wait_for(
+            lambda: self._leases.acquire_lease(
                 app_name=self._app_name,
                 user_id=self._user_id,
                 session_id=self._session_id,
@@ -97,18 +98,51 @@ class TurnLease:
                 invocation_id=self._invocation_id,
                 ttl_s=self._ttl_s,
             )
-            if lease is not None:
-                break
+        )
+        self._held(lease)
+        return lease
+
+    async def acquire_appending(self, first_event: Callable[[], Event]) -> LeasedAppend:
+        """``acquire``, storing the turn's first event in the same write when the store can
+        (``LeaseAppends``): waits as ``acquire`` does, with a fresh ``first_event()`` each
+        try (made then, its timestamp is after whatever the turn it waited for stored)."""
+        leases = self._leases
+        if not isinstance(leases, LeaseAppends):
+            return LeasedAppend(await self.acquire(), None)
+        taken = await self._wait_for(
+            lambda: leases.acquire_lease_and_append(
+                first_event(),
+                app_name=self._app_name,
+                user_id=self._user_id,
+                session_id=self._session_id,
+                owner=f"{_OWNER}:{self._invocation_id}",
+                invocation_id=self._invocation_id,
+                ttl_s=self._ttl_s,
+            )
+        )
+        self._held(taken.lease)
+        return taken
+
+    async def _wait_for(self, take: Callable[[], Awaitable[T | None]]) -> T:
+        """``take()`` again, after a growing pause, until it takes the lease (not ``None``)
+        or ``wait_s`` has passed (``SessionBusyError``)."""
+        start = time.monotonic()
+        pause = _FIRST_PAUSE
+        while True:
+            taken = await take()
+            if taken is not None:
+                return taken
             waited = time.monotonic() - start
             if waited >= self._wait_s:
                 raise SessionBusyError(self._session_id, waited)
             await asyncio.sleep(min(pause, self._wait_s - waited))
             pause = min(pause * 2, _LONGEST_PAUSE)
+
+    def _held(self, lease: Lease) -> None:
         self._lease = lease
         self._renewer = asyncio.create_task(
             self._renew(), name=f"agentlog-lease-{self._session_id}"
         )
-        return lease
 
     def reader_waits(self) -> None:
         """The turn hands an event to its reader and waits for it to ask for the next."""

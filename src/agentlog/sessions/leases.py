@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 if TYPE_CHECKING:
     from agentlog.events import Event
     from agentlog.sessions._plan import AppendPlan
+    from agentlog.sessions.base import Session
 
 __all__ = ["Lease", "LeaseAppends", "LeasedAppend", "SessionLeases", "TurnState"]
 
@@ -126,6 +127,22 @@ class LeasedAppend:
     def event(self) -> Event | None:
         """The event as stored, or ``None``."""
         return None if self.appended is None else self.appended.event
+
+    def session_after(self, session: Session) -> Session | None:
+        """The session under the lease once the event is stored, from a load of ``session``
+        made beside the write: one that found the session as the lease did (its ``version``
+        and ``create_time`` those of ``lease``), or just after the write (the event its last).
+        ``None`` for any other load, or when nothing was appended: load it again."""
+        from agentlog.sessions._plan import session_after
+
+        lease, plan = self.lease, self.appended
+        if plan is None or session.create_time != lease.create_time:
+            return None
+        if session.version == plan.new_version and session.events[-1].id == plan.event.id:
+            return session.under_lease(lease.token)
+        if session.version != lease.version:
+            return None
+        return session_after(session.under_lease(lease.token), plan)
 
 
 @runtime_checkable
