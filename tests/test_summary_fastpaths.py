@@ -83,13 +83,28 @@ def test_item_ids_match_the_regex() -> None:
 def plain_money(text: str, money_key: Callable[[str], bool]) -> list[_scan.Entity]:
     """Amounts as found before the fast paths: one regex scan per sign, code and JSON value."""
     found = []
-    for sign in "$€£":
+    for sign in _scan._SIGNS:
         for m in re.finditer(re.escape(sign), text):
             n = _scan._AFTER_SIGN.match(text, m.end())
             key = _scan.amount_key(n[1]) if n is not None else None
             if n is not None and key is not None:
                 found.append(
                     _scan.Entity("money", "amount", text[m.start() : n.end()], key, m.start())
+                )
+                continue
+            b = _scan._BEFORE_CODE.search(text, max(0, m.start() - 24), m.start())
+            key = _scan.amount_key(b[1]) if b is not None else None
+            if b is not None and key is not None:
+                found.append(
+                    _scan.Entity("money", "amount", text[b.start() : m.end()], key, b.start())
+                )
+    for sign in _scan._WORD_SIGNS:
+        for m in re.finditer(re.escape(sign) + r"(?!\w)", text):
+            b = _scan._BEFORE_CODE.search(text, max(0, m.start() - 24), m.start())
+            key = _scan.amount_key(b[1]) if b is not None else None
+            if b is not None and key is not None:
+                found.append(
+                    _scan.Entity("money", "amount", text[b.start() : m.end()], key, b.start())
                 )
     for code in (*_scan._CODE_NAMES, "dollars"):
         for m in re.finditer(rf"{code}(?!\w)", _scan.ascii_copy(text)):

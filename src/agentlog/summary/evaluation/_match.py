@@ -33,6 +33,9 @@ _MONEY: Final = re.compile(
     r"(?:[$£€]\s?(?P<a>\d[\d,]*(?:\.\d+)?))|(?:(?P<b>\d[\d,]*(?:\.\d+)?)\s?(?:usd|gbp|eur))",
     re.IGNORECASE,
 )
+_DECIMAL_COMMA: Final = re.compile(r",\d\d?$")
+_IDENTIFIER: Final = re.compile(r"[0-9a-z_-]+")
+_GROUPED_MIN: Final = 5
 _NUMBER: Final = re.compile(r"(?<![\w.:/-])\d[\d,]*(?:\.\d+)?(?![\w-])")
 _QUANTITY: Final = re.compile(r"(?P<n>\d[\d,]*(?:\.\d+)?)\s+(?P<unit>[a-z]+)", re.IGNORECASE)
 _PHONE: Final = re.compile(r"[+(]?\d[\d ()+.-]{6,}\d")
@@ -72,6 +75,20 @@ def _literal(haystack: str, needle: str) -> bool:
     return re.search(pattern, _norm(haystack)) is not None
 
 
+def _grouped(haystack: str, needle: str) -> bool:
+    """``needle`` in ``haystack`` with the spaces inside an identifier ignored on both sides:
+    ``SK 418`` = ``SK418``, an IBAN in groups of four or none; the identifier holds a digit and
+    five characters or more without its spaces, so that ``22 A`` is not ``22A``."""
+    whole = "".join(needle.casefold().split()).lstrip("#")
+    if len(whole) < _GROUPED_MIN or _IDENTIFIER.fullmatch(whole) is None:
+        return False
+    if not any(c.isdigit() for c in whole) or not any(c.isalnum() for c in whole):
+        return False
+    spaced = " ?".join(map(re.escape, whole))
+    pattern = r"(?<![0-9a-z_])" + spaced + r"(?![0-9a-z_])"
+    return re.search(pattern, _norm(haystack)) is not None
+
+
 def _numbers(text: str) -> set[Decimal]:
     found = set()
     for n in _NUMBER.findall(text):
@@ -96,13 +113,14 @@ def mentions(haystack: str, needle: str) -> bool:
     phone number (same last ten digits) or as the same quantity (``5,000 miles`` = ``miles
     5000``)."""
     needle = needle.strip()
-    if _literal(haystack, needle):
+    if _literal(haystack, needle) or _grouped(haystack, needle):
         return True
     money = _MONEY.fullmatch(needle)
-    if money is not None:
+    if money is not None and _DECIMAL_COMMA.search(money["a"] or money["b"]) is None:
         return Decimal((money["a"] or money["b"]).replace(",", "")) in _numbers(haystack)
     amounts = list(money_entities(needle, _MONEY_KEYS.is_money_key))
-    if len(amounts) == 1 and amounts[0].text == needle:  # ``EUR 1.234,56``, ``CHF 1'000.00``
+    if len(amounts) == 1 and amounts[0].text == needle.lstrip("+-\u2212 "):
+        # ``EUR 1.234,56``, ``€42,10``, ``249,99 €``, ``-€5.00`` (a refund: the amount back)
         return amounts[0].key in _MONEY_KEYS.summary_keys(haystack)
     if _is_one_date(needle):
         (year, day), have = _dates(needle)[0], _dates(haystack)

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
 __all__ = [
+    "GROUPED_MIN",
     "Entity",
     "EntityKind",
     "account_ids",
@@ -25,6 +26,7 @@ __all__ = [
     "ascii_copy",
     "date_entities",
     "digits_key",
+    "grouped_spans",
     "id_key",
     "item_ids",
     "marked_capitals",
@@ -97,7 +99,10 @@ def amount_key(number: str) -> str | None:
         # a thousands comma is followed by three.
         number = number.replace(".", "").replace(",", ".")
     try:
-        value = Decimal(number.replace(",", "").replace("'", "").replace(" ", "").lstrip("+-"))
+        number = number.replace(",", "").replace("'", "").replace(" ", "")
+        if not number.isascii():  # grouped by a no-break, narrow no-break or thin space
+            number = number.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "")
+        value = Decimal(number.lstrip("+-"))
         # Rounding fails too, for numbers with more digits than the context holds.
         return f"money:{value.quantize(_CENT, context=_DECIMAL)}"
     except InvalidOperation:
@@ -199,6 +204,44 @@ def account_ids(text: str) -> Iterator[tuple[int, int]]:
                 yield m.span()
 
 
+_GROUP_GAP: Final = re.compile(r" (?:[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6})+|[A-Z0-9]{4,6})(?![\w-])")
+"""The groups after a run's first, from the space that starts them: a literal to jump to."""
+_GROUP_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+GROUPED_MIN: Final = 8
+"""Characters without the spaces of an identifier written in groups (an IBAN, a card or an
+account number; a shorter run of groups is as likely several tokens)."""
+
+
+def grouped_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Where ``text`` (original case) has groups of capitals and digits, at most six each,
+    with a digit and :data:`GROUPED_MIN` characters or more without the spaces: how an IBAN,
+    a card or an account number is written in groups (``DE89 3704 0044 0532 0130 00``)."""
+    for m in _GROUP_GAP.finditer(text):
+        gap = start = m.start()
+        while start > 0 and gap - start < 6 and text[start - 1] in _GROUP_CHARS:
+            start -= 1
+        if start == gap:
+            start += 1  # no group glued before the space: the run starts after it
+        elif not _free_before(text, start, "-"):
+            continue
+        end = m.end()
+        if end - start - text.count(" ", start, end) >= GROUPED_MIN and _in_groups(
+            text[start:end].split(" ")
+        ):
+            yield start, end
+
+
+def _in_groups(groups: list[str]) -> bool:
+    """Whether these are one identifier's groups, not identifiers side by side (``T9KD2W SK
+    61``): three or more, all but the last as long as the first, or two of digits only."""
+    if len(groups) == 2:
+        return groups[0].isdigit() and groups[1].isdigit()
+    first = len(groups[0])
+    if len(groups) < 2 or not all(len(g) == first for g in groups[1:-1]):
+        return False
+    return len(groups[-1]) <= first and any(c.isdigit() for g in groups for c in g)
+
+
 # --- money --------------------------------------------------------------------------------------
 
 # An amount's number: with a decimal comma (``1.234,56``, ``1 234,56``, ``42,10``; tried first,
@@ -209,8 +252,22 @@ _AMOUNT: Final = (
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d\d|\d+(?:\.\d+)?"
 )
 _AFTER_SIGN: Final = re.compile(rf" ?-? ?({_AMOUNT})(?![\d.,]\d)")
-_BEFORE_CODE: Final = re.compile(rf"(?<![\w.,'])({_AMOUNT}) ?$")
-_CODE_NAMES: Final = ("USD", "EUR", "GBP", "CHF", "PLN", "CAD", "AUD", "JPY")
+# Before a sign or code, thousands may also be grouped by a space alone (``1 200 €``): tried
+# first, or ``1 200 €`` would read ``200``.
+_BEFORE_CODE: Final = re.compile(
+    rf"(?<![\w.,'])(\d{{1,3}}(?:[ \u00a0\u202f\u2009]\d{{3}})+(?:\.\d+)?(?![\d,])|{_AMOUNT})"
+    r"[ \u00a0\u202f\u2009]?$"
+)
+_CODE_NAMES: Final = (
+    "USD", "EUR", "GBP", "CHF", "PLN", "CAD", "AUD", "JPY", "SEK", "NOK", "DKK", "CZK", "HUF",
+    "RON", "BGN", "ISK", "INR", "BRL", "MXN", "ZAR", "NZD", "SGD", "HKD", "CNY", "KRW", "ILS",
+    "AED", "SAR", "THB", "PHP", "IDR", "MYR", "UAH",
+)  # fmt: skip
+"""ISO 4217 codes of the most traded currencies (none an English word: no ``TRY``, ``ALL``)."""
+_SIGNS: Final = "$€£¥₹₩₽₺₴₪₫₦₱"
+"""Currency signs, written before the amount (``€42,10``) or after it (``249,99 €``)."""
+_WORD_SIGNS: Final = ("zł", "kr", "Kč", "Ft", "lei")
+"""Currency signs that are letters, written after the amount (``1 200,00 zł``, ``350 kr``)."""
 _CODE_WORD: Final = re.compile("(?:" + "|".join(_CODE_NAMES) + r")(?!\w)")
 _DOLLARS: Final = re.compile(r"dollars(?!\w)")
 # A JSON number, or a numeric string short enough to be an amount (ten-digit ids are not).
@@ -256,12 +313,29 @@ def money_entities(
     """Amounts with a currency sign or code, and numbers under a money-ish JSON key (``scan``
     is ``text``'s ASCII copy and ``marked`` its :func:`marked_capitals`, if made already)."""
     scan = ascii_copy(text) if scan is None else scan
-    for sign in "$€£":
+    wide = not text.isascii()  # checked in C; only then can a sign but ``$`` occur
+    for sign in _SIGNS if wide else "$":
         for i in _find_all(scan if sign == "$" else text, sign):
             n = _AFTER_SIGN.match(text, i + 1)
             key = amount_key(n[1]) if n is not None else None
             if n is not None and key is not None:
                 yield Entity("money", "amount", text[i : n.end()], key, i)
+                continue
+            before = _BEFORE_CODE.search(text, max(0, i - 24), i)  # ``249,99 €``
+            key = amount_key(before[1]) if before is not None else None
+            if before is not None and key is not None:
+                start = before.start()
+                yield Entity("money", "amount", text[start : i + 1], key, start)
+    for sign in _WORD_SIGNS:
+        for i in _find_all(text if wide else scan, sign):
+            end = i + len(sign)
+            if end < len(text) and (text[end].isalnum() or text[end] == "_"):
+                continue
+            before = _BEFORE_CODE.search(text, max(0, i - 24), i)
+            key = amount_key(before[1]) if before is not None else None
+            if before is not None and key is not None:
+                start = before.start()
+                yield Entity("money", "amount", text[start:end], key, start)
     # Each code where it stands as a word, code by code: one scan of the marked copy finds
     # every code's candidates (eight scans of the text before), checked by a match each.
     codes: dict[str, list[re.Match[str]]] = {}
@@ -356,6 +430,18 @@ _NUMERIC_DATES: Final = tuple(
 )
 
 
+# 2026/05/19, 2026.05.19: year first is always year, month, day (no guess).
+_YEAR_FIRST_DATES: Final = tuple(
+    (
+        sep,
+        re.compile(
+            rf"\{sep}(?<=(?<![\w.,/-])(\d{{4}})\{sep})(\d\d?)\{sep}(\d\d?)(?![\w/-]|[.,]\d)"
+        ),
+    )
+    for sep in "/."
+)
+
+
 def _date_key(year: str | None, month: int, day: str) -> str | None:
     d = int(day)
     if not (1 <= month <= 12 and 1 <= d <= 31):
@@ -378,7 +464,8 @@ def date_entities(
     text: str, scan: str | None = None, marked: bytes | None = None
 ) -> Iterator[Entity]:
     """ISO dates (``2026-09-28``), numeric ones with a year (``28/09/2026``, ``28.09.2026``,
-    ``09/28/2026``; one that reads both ways, ``05/06/2026``, is not a date here) and written
+    ``09/28/2026``, ``2026/09/28``; one that reads both ways, ``05/06/2026``, is not a date
+    here) and written
     ones (``28 September``, ``Sept. 28, 2026``);
     a date without a year has the key ``date:--MM-DD`` (``scan``: ``text``'s ASCII copy;
     ``marked``: its :func:`marked_capitals`)."""
@@ -400,6 +487,13 @@ def date_entities(
             if key is not None:
                 start = m.start(1) if m[1] else m.start(2)
                 yield Entity("date", "date", text[start : m.end()], key, start)
+    for sep, regex in _YEAR_FIRST_DATES:
+        if sep not in scan:
+            continue
+        for m in regex.finditer(scan):
+            key = _date_key(m[1], int(m[2]), m[3])
+            if key is not None:
+                yield Entity("date", "date", text[m.start(1) : m.end()], key, m.start(1))
     for m in _month_words(scan, marked):
         start, month = m.start(), _MONTHS[m[1]]
         if not _free_before(text, start, "-"):

@@ -35,6 +35,7 @@ from agentlog.summary.record._scan import (
     ascii_copy,
     date_entities,
     digits_key,
+    grouped_spans,
     id_key,
     item_ids,
     marked_capitals,
@@ -259,6 +260,10 @@ class EntityPatterns:
         tokens = _utf8_tokens(casefold_utf8(text, raw))
         keys = {"id:" + t for t in tokens}
         keys.update("id:" + t.strip("#-") for t in tokens if t[0] in "#-" or t[-1] == "-")
+        if " " in text:  # an identifier written in groups is also the groups squeezed
+            keys.update(
+                "id:" + text[a:b].replace(" ", "").casefold() for a, b in grouped_spans(text)
+            )
         for pattern in self.ids:
             if pattern.kind == "digits":
                 keys.update(e.key for e in pattern.entities(text))
@@ -305,6 +310,7 @@ _NUMBER_BYTES: Final = bytes(
 )
 
 
+_WIDE_SPACES: Final = tuple(c.encode() for c in "\u00a0\u202f\u2009")
 _GROUP_TAIL: Final = re.compile(rb"\d{3}[.,]\d")
 """A run that may be the last group of a number grouped by ``'`` or a space."""
 _GROUPED: Final = re.compile(rb"(?<![\d.,'])\d{1,3}(?:['\x20]\d{3})+(?:[.,]\d+)?(?!\d)")
@@ -319,6 +325,10 @@ def _numbers(raw: bytes) -> set[str]:
     """
     found: set[str] = set()
     grouped = False
+    if not raw.isascii():  # thousands grouped by a no-break, narrow no-break or thin space
+        for space in _WIDE_SPACES:
+            if space in raw:
+                raw = raw.replace(space, b" ")
     for run in set(raw.translate(_NUMBER_BYTES).split()):
         if run.isdigit():  # ASCII digits only: the run is one number
             found.add(run.decode("ascii"))

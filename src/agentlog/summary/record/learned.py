@@ -46,18 +46,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Final
 
+from agentlog.summary.record._scan import GROUPED_MIN, grouped_spans
 from agentlog.summary.record.entities import _utf8_tokens
 
 __all__ = [
     "ID_KEY_WORDS",
     "NOT_ID_KEY_WORDS",
     "LearnedIds",
+    "grouped_runs",
     "holds_token",
     "identifier_shaped",
     "is_id_key",
     "learn_ids",
+    "regrouped",
+    "squeezed",
+    "token_spans",
     "token_starts",
 ]
 
@@ -119,6 +125,12 @@ _NOT_ID: Final = re.compile(
 _COUNTED: Final = re.compile(r"\d{1,4}(?:-[A-Za-z]?[a-z]+)+")
 """A number and a word, hyphenated: what a thing has (``3-seat``, ``2-day``, ``10-pack``,
 ``4-door``), not an identifier."""
+_DIGIT: Final = re.compile(r"\d")
+_GROUPED: Final = re.compile(r"[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6}){1,7}")
+"""An identifier written in groups of capitals and digits (``XQ 9033``, an IBAN)."""
+_GROUPED_MIN: Final = GROUPED_MIN
+"""Characters of a token looked for in groups too, when not found whole (an IBAN, a card or
+an account number; a short one in groups is as likely two tokens)."""
 _INTRODUCER: Final = re.compile(
     r"(?:([a-z]+)[ _-])?(?<![a-z0-9])(?:"
     + "|".join(sorted(ID_KEY_WORDS, key=len, reverse=True))
@@ -154,10 +166,21 @@ def _is_last_digits(words: list[str]) -> bool:
     return len(words) >= 2 and words[-2] == "last" and words[-1] in _LAST_COUNTS
 
 
+def _is_grouped(value: str) -> bool:
+    """Whether ``value`` is an identifier written in groups: capitals and digits, with a
+    digit, in two to eight groups (``XQ 9033``, ``DE89 3704 0044 0532 0130 00``)."""
+    if _GROUPED.fullmatch(value) is None:
+        return False
+    whole = value.replace(" ", "")
+    return identifier_shaped(whole) or (whole.isdigit() and len(whole) >= _GROUPED_MIN)
+
+
 def _is_identifier(value: str) -> bool:
     """Whether a value under an identifier key is one (see the module docstring)."""
     if "@" in value:
         return _EMAIL.fullmatch(value) is not None
+    if " " in value:
+        return _is_grouped(value)
     bare = value.lstrip("#")
     core = bare.replace("_", "").replace("-", "")
     if "/" in core or ":" in core:  # ``CLM/2026/004431``, ``00:1A:2B:3C:4D:5E``
@@ -255,9 +278,60 @@ def token_starts(text: str, token: str) -> Iterator[int]:
         start = text.find(token, start + 1)
 
 
+def token_spans(text: str, token: str, *, spaced: bool = False) -> Iterator[tuple[int, int]]:
+    """Where ``token`` occurs in ``text`` as a whole token, start and end; with ``spaced``
+    also written in groups (``de89 3704 0044`` holds ``de8937040044``)."""
+    if not spaced:
+        n = len(token)
+        return ((start, start + n) for start in token_starts(text, token))
+    return (m.span() for m in _spaced_regex(token).finditer(text) if _free(text, m.start()))
+
+
+@lru_cache(maxsize=1024)
+def _spaced_regex(token: str) -> re.Pattern[str]:
+    # It starts with the token's first character, a literal the engine jumps to.
+    return re.compile(" ?".join(map(re.escape, token)) + r"(?![\w-])")
+
+
+def _free(text: str, start: int) -> bool:
+    """Whether no identifier character is glued to ``text`` before ``start``."""
+    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_-")
+
+
 def holds_token(text: str, token: str) -> bool:
-    """Whether ``token`` occurs in ``text`` as a whole token (:func:`token_starts`)."""
-    return next(token_starts(text, token), None) is not None
+    """Whether ``token`` occurs in ``text`` as a whole token (:func:`token_starts`); a long
+    one (an IBAN, an account number) also written in groups."""
+    if next(token_starts(text, token), None) is not None:
+        return True
+    return (
+        len(token) >= _GROUPED_MIN
+        and " " in text
+        and _DIGIT.search(token) is not None
+        and next(token_spans(text, token, spaced=True), None) is not None
+    )
+
+
+def grouped_runs(text: str) -> Iterator[tuple[int, int]]:
+    """Where ``text`` (original case) writes an identifier in groups (:func:`grouped_spans`,
+    and an identifier once squeezed: ``DE89 3704 0044 0532 0130 00``)."""
+    return ((a, b) for a, b in grouped_spans(text) if _is_grouped(text[a:b]))
+
+
+def regrouped(text: str, tokens: set[str]) -> set[str]:
+    """``tokens`` (of ``text``, case folded) with the groups of each identifier ``text``
+    writes in groups replaced by the identifier squeezed: one token, as a key compares it."""
+    if " " not in text:
+        return tokens
+    runs = [text[a:b] for a, b in grouped_runs(text)]
+    if not runs:
+        return tokens
+    parts = {g.casefold() for run in runs for g in run.split()}
+    return (tokens - parts) | {squeezed(run).casefold() for run in runs}
+
+
+def squeezed(value: str) -> str:
+    """An identifier written in groups as one token: ``DE89 3704 0044`` -> ``DE8937040044``."""
+    return value.replace(" ", "") if " " in value else value
 
 
 def introduced_in(text: str, token: str) -> bool:
@@ -272,7 +346,7 @@ def introduced_in(text: str, token: str) -> bool:
 
 
 def _key_of(value: str) -> str:
-    return "id:" + value.lstrip("#").casefold()
+    return "id:" + squeezed(value).lstrip("#").casefold()
 
 
 def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
@@ -320,6 +394,7 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
     for value in passed:
         if value not in judged and (
             identifier_shaped(value)
+            or (" " in value and _is_grouped(value))
             or (value.isdigit() and len(value) >= _DIGITS_ID)  # a tracking or account number
             or _EMAIL.fullmatch(value)
         ):
@@ -327,7 +402,17 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
         elif _introducible(value):
             introduced.setdefault(_key_of(value), value)
     candidates: dict[str, str] = {}
+    parts: set[str] = set()
+    if " " in messages:
+        for start, end in grouped_runs(messages):
+            run = messages[start:end]
+            parts.update(run.split())
+            key = _key_of(run)
+            if key not in found:
+                candidates.setdefault(key, run)
     for token in _utf8_tokens(messages.encode("ascii")):
+        if token in parts:
+            continue  # a group of an identifier written in groups, not one by itself
         if token.isalpha() or token.isdigit():
             # Most tokens: words and bare numbers, never identifier-shaped; a code in
             # capitals or a long number may still be one a result's prose introduces.

@@ -1,0 +1,282 @@
+"""Entity shapes a new domain uses, found with no preset (issue 13, item 4): a card's last
+digits, identifiers introduced by a tool result's prose, amounts and dates as Europe writes
+them, identifiers written in spaced groups (an IBAN), and what is not an entity."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentlog import Content, Event, Part
+from agentlog.summary import (
+    EntityPatterns,
+    SummaryItem,
+    SummaryRecord,
+    transcript_entities,
+    transcript_lines,
+    validate_output,
+)
+from agentlog.summary.evaluation.scoring import mentions
+from agentlog.summary.record.learned import is_id_key
+
+T0 = 1_790_000_000.0
+
+
+def event(n: int, author: str, part: Part) -> Event:
+    role = "user" if author == "user" or part.function_response else "model"
+    return Event(
+        id=f"e{n:02d}",
+        invocation_id="i1",
+        author=author,
+        timestamp=T0 + n,
+        content=Content(role=role, parts=(part,)),
+    )
+
+
+def read(n: int, name: str, args: dict[str, object], result: dict[str, object]) -> list[Event]:
+    """A tool call (event ``n``) and its result (event ``n + 1``)."""
+    return [
+        event(n, "agent", Part.from_function_call(name, args, f"c{n}")),
+        event(n + 1, name, Part.from_function_response(name, result, f"c{n}")),
+    ]
+
+
+def problems(events: list[Event], text: str, sources: tuple[str, ...]) -> list[str]:
+    """The problems of a record holding one fact, ``text``, citing ``sources``."""
+    record = SummaryRecord(
+        goal="Help the customer",
+        goal_sources=("e01",),
+        facts=(SummaryItem(text=text, sources=sources),),
+    )
+    _, found = validate_output(record, events=events, transcript=transcript_lines(events))
+    return [str(p) for p in found]
+
+
+def entity_texts(events: list[Event]) -> set[str]:
+    found = transcript_entities(transcript_lines(events), EntityPatterns.default())
+    return {x.entity.text for x in found.values()}
+
+
+# --- a card's last four digits ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "names_an_id"),
+    [
+        ("last4", True),
+        ("last_four", True),
+        ("lastFour", True),
+        ("card_last_4_digits", True),
+        ("last_four_digits", True),
+        ("last_name", False),
+        ("four", False),
+        ("line4", False),
+        ("digits", False),
+        ("last_login", False),
+    ],
+)
+def test_a_cards_last_digits_are_named_by_their_key(key: str, names_an_id: bool) -> None:
+    assert is_id_key(key) is names_an_id
+
+
+def card_session() -> list[Event]:
+    card = {"brand": "visa", "last4": "4242", "exp": "12/29"}
+    return [
+        event(1, "user", Part(text="Please refund it to my card ending 4242.")),
+        *read(2, "get_payment_method", {"customer": "Ana Lima"}, card),
+        event(4, "agent", Part(text="I see your Visa •••• 4242.")),
+    ]
+
+
+@pytest.mark.parametrize("written", ["card ending 4242", "Visa •••• 4242", "Visa **** 4242"])
+def test_a_record_keeping_a_cards_last_four_passes_as_people_write_them(written: str) -> None:
+    assert problems(card_session(), f"Refund to the {written}", ("e03",)) == []
+
+
+def test_a_record_dropping_a_cards_last_four_fails() -> None:
+    assert "4242" in entity_texts(card_session())
+    (problem,) = problems(card_session(), "Refund to the Visa card", ("e03",))
+    assert problem.startswith("dropped_entity")
+    assert "4242" in problem
+
+
+# --- identifiers that only a tool result's prose introduces ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("result", "said", "entity"),
+    [
+        # The shape of an identifier: the conversation and a result sharing it is enough.
+        ({"result": "Your ticket is TCK88412. An engineer will call."}, "TCK88412", "TCK88412"),
+        ({"message": "Your ticket is TCK-88412.", "eta": "2 days"}, "TCK-88412", "TCK-88412"),
+        # Capitals or digits alone: the prose must introduce them as an identifier.
+        ({"result": "Found one stay; your booking reference is QZKXMB."}, "QZKXMB", "QZKXMB"),
+        ({"result": "Opened ticket no. 88412 for the router."}, "88412", "88412"),
+        ({"result": "Claim filed under reference: '30917'."}, "30917", "30917"),
+    ],
+)
+def test_an_identifier_a_results_prose_introduces_is_required_when_the_conversation_uses_it(
+    result: dict[str, object], said: str, entity: str
+) -> None:
+    events = [
+        event(1, "user", Part(text="Something is broken, please help.")),
+        *read(2, "open_case", {"topic": "router"}, result),
+        event(4, "agent", Part(text=f"Done: {said} is yours.")),
+    ]
+    assert entity in entity_texts(events)
+    assert problems(events, f"Case {said} opened", ("e03",)) == []
+    (problem,) = problems(events, "A case was opened", ("e03",))
+    assert problem.startswith("dropped_entity")
+    assert entity in problem
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "Your zip code 55802 is on file.",  # an attribute's code, not an identifier
+        "The team of FIVE is ready: 88412 calls today.",  # no identifier word before it
+        "Status code 4040 was returned.",
+    ],
+)
+def test_capitals_or_digits_no_identifier_word_introduces_are_not_learned(prose: str) -> None:
+    events = [
+        event(1, "user", Part(text="Hi, about 55802, 88412 and 4040 and FIVE.")),
+        *read(2, "lookup", {"topic": "router"}, {"result": prose}),
+        event(4, "agent", Part(text="Noted: 55802, 88412, 4040, FIVE.")),
+    ]
+    assert not {"55802", "88412", "4040", "FIVE"} & entity_texts(events)
+
+
+# --- amounts ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "plain"),
+    [
+        ("1 200,00 zł", "1200.00"),  # a space between thousands, a decimal comma, sign after
+        ("1\u202f200,00 zł", "1200.00"),  # a narrow no-break space between thousands
+        ("1\u00a0200,00 PLN", "1200.00"),  # a no-break space
+        ("249,99 €", "249.99"),
+        ("€42,10", "42.10"),
+        ("12.500,00 EUR", "12500.00"),
+        ("-€5.00", "5.00"),  # a refund: the sign is dropped, as "$5 back" keeps it
+        ("€-5.00", "5.00"),
+        ("-5,00 €", "5.00"),
+        ("350 kr", "350.00"),
+        ("¥1,200", "1200.00"),
+        ("₹ 499.00", "499.00"),
+        ("SEK 1 495,00", "1495.00"),
+    ],
+)
+def test_an_amount_as_europe_and_others_write_it_is_the_same_amount(
+    written: str, plain: str
+) -> None:
+    patterns = EntityPatterns.default()
+    (amount,) = [e for e in patterns.find(f"It came to {written} in total.") if e.kind == "money"]
+    assert amount.key == f"money:{plain}"
+    assert amount.key in patterns.summary_keys(f"The total was {written}.")
+    assert mentions(f"The total was {plain}.", written)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "version v2.3.1 is live",  # a version, not an amount
+        "12.5 kg parcel",  # a quantity with a unit
+        "a 15% discount",  # a percentage
+        "at 14:30 today",  # a time
+        "TRY again in 5 minutes",  # a word in capitals, not a currency code
+    ],
+)
+def test_versions_quantities_percentages_and_times_are_not_amounts(text: str) -> None:
+    assert [e for e in EntityPatterns.default().find(text) if e.kind == "money"] == []
+
+
+# --- dates --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2026/05/19",
+        "2026.05.19",
+        "19.05.2026",
+        "May 19th, 2026",
+        "19 May 2026",
+        "19th of May 2026",
+        "2026-05-19T14:30:00Z",
+        "2026-05-19 14:30",
+    ],
+)
+def test_a_date_in_any_common_form_is_the_same_date(written: str) -> None:
+    dates = [e.key for e in EntityPatterns.default().find(f"Due {written}.") if e.kind == "date"]
+    assert dates == ["date:2026-05-19"]
+
+
+@pytest.mark.parametrize("written", ["05/06/2026", "2026/13/05", "v2026.05.19", "2026/05/19/7"])
+def test_a_date_that_reads_both_ways_or_cannot_be_one_is_not_guessed(written: str) -> None:
+    assert [e for e in EntityPatterns.default().find(f"On {written}.") if e.kind == "date"] == []
+
+
+# --- identifiers in spaced groups ---------------------------------------------------------------
+
+SPACED = "DE89 3704 0044 0532 0130 00"
+UNSPACED = "DE89370400440532013000"
+
+
+def iban_session(in_result: str, in_message: str) -> list[Event]:
+    account = {"account_ref": "ACC-7731", "iban": in_result, "holder": "Ana Lima"}
+    return [
+        event(1, "user", Part(text=f"Please pay the refund to {in_message}.")),
+        *read(2, "get_account", {"account_ref": "ACC-7731"}, account),
+    ]
+
+
+@pytest.mark.parametrize("in_result", [SPACED, UNSPACED])
+@pytest.mark.parametrize("in_message", [SPACED, UNSPACED])
+@pytest.mark.parametrize("in_record", [SPACED, UNSPACED])
+def test_an_iban_is_one_entity_spaced_or_not_in_transcript_record_and_evidence(
+    in_result: str, in_message: str, in_record: str
+) -> None:
+    events = iban_session(in_result, in_message)
+    assert problems(events, f"Refund to {in_record} (ACC-7731)", ("e03",)) == []
+    dropped = problems(events, "Refund to the account ACC-7731", ("e03",))
+    assert len(dropped) == 1
+    assert dropped[0].startswith("dropped_entity")
+
+
+def test_an_iban_the_cited_event_lacks_is_unsupported_whichever_way_it_is_written() -> None:
+    events = iban_session(SPACED, SPACED)
+    for written in ("DE89 3704 0044 0532 0130 99", "DE89370400440532013099"):
+        found = problems(events, f"Refund to {written} and {SPACED} (ACC-7731)", ("e03",))
+        assert any(p.startswith("unsupported") for p in found), written
+
+
+# --- the scorer ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (SPACED, UNSPACED),
+        ("SK 418", "SK418"),
+        ("AB12 CDE", "AB12CDE"),
+        ("4242 4242 4242 4242", "4242424242424242"),
+    ],
+)
+def test_the_scorer_ignores_spaces_inside_an_identifier_both_ways(a: str, b: str) -> None:
+    assert mentions(f"Paid to {a}.", b)
+    assert mentions(f"Paid to {b}.", a)
+    assert mentions(f"Paid to {a}.", a)
+
+
+@pytest.mark.parametrize(
+    ("haystack", "needle"),
+    [
+        ("Flight SK 4189 leaves", "SK418"),  # a longer number is another identifier
+        ("seat 22 A", "22A"),
+        ("ASK 418 more", "SK418"),
+        ("Paid to DE89 3704", UNSPACED),
+    ],
+)
+def test_squeezing_spaces_never_joins_a_longer_token(haystack: str, needle: str) -> None:
+    assert not mentions(haystack, needle)
