@@ -18,7 +18,7 @@ from agentlog.approvals import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
 from agentlog.summary.record._extract import is_state_changing
 from agentlog.summary.record._scan import ascii_copy, new_entity
 from agentlog.summary.record.entities import Entity, EntityPatterns, is_word, recall_keys
-from agentlog.summary.record.learned import LearnedIds, is_id_key, learn_ids, token_starts
+from agentlog.summary.record.learned import LearnedIds, is_id_key, learn_ids, token_spans
 from agentlog.transcript import _KEYWORDS, LineKind, TranscriptLine, parse_line
 
 __all__ = [
@@ -241,12 +241,12 @@ def _learned_occurrences(
             # A domain pattern knows this kind of id: it found it (under its own key, a
             # phone's digits say), or its scope says where it counts.
             continue
-        token = key[3:]
-        for start in token_starts(lowered, token):
+        # An identifier written in groups (``XQ 9033``) is found in any grouping, or none.
+        for start, end in token_spans(lowered, key[3:], spaced=" " in shown):
             line = parsed.line_at(start)
             _, body, eid, _, _ = heads[line]
             if start >= body:
-                text = parsed.text[start : start + len(token)]
+                text = parsed.text[start:end]
                 yield new_entity(Entity, ("id", "learned_id", text, key, start)), eid
 
 

@@ -96,7 +96,7 @@ from agentlog.summary.record._words import CONDITIONAL, content_words, forms, wo
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
-from agentlog.summary.record.learned import identifier_shaped
+from agentlog.summary.record.learned import identifier_shaped, regrouped
 from agentlog.summary.record.schema import SECTIONS, Provenance, SummaryItem, SummaryRecord
 from agentlog.transcript import transcript_lines
 
@@ -136,7 +136,7 @@ def item_entities(
         found[bisect_right(starts, entity.start) - 1].setdefault(entity.key, entity)
     learned = evidence.parsed.learned().found if patterns.learn else {}
     plain = {k[3:] for k in learned if _plain_word(k[3:])}  # all capitals, ten digits, ...
-    tokens = [_utf8_tokens(casefold_utf8(text)) for text in texts]
+    tokens = [regrouped(text, _utf8_tokens(casefold_utf8(text))) for text in texts]
     # Most tokens are words or bare numbers: only the others, and those the tool traffic
     # names, are looked at one by one, once each for the whole record.
     distinct: set[str] = set().union(*tokens)
