@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from agentlog.summary.record._scope import current
+
 __all__ = ["established"]
 
 _FREE_WORDS: Final = 6
@@ -74,6 +76,18 @@ from one value to the next, and a look-behind for each key's end tells a free-te
 
 
 def established(payload: str) -> str:
+    """:func:`_established`, read once per check (:mod:`._scope`): a payload is cited by
+    several items, and the events holding an identifier are read for each."""
+    readings = current()
+    if readings is None:
+        return _established(payload)
+    found = readings.established.get(payload)
+    if found is None:
+        found = readings.established[payload] = _established(payload)
+    return found
+
+
+def _established(payload: str) -> str:
     """A rendered payload without its free text: string values of :data:`_FREE_WORDS` words or
     more (a ticket's description, a form's message, a note) are someone's words that a tool
     stores or passes on, often the customer's own, not what the tool established, and so is

@@ -34,6 +34,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
+from agentlog.summary.record._scope import current
 from agentlog.summary.record.unicode_fold import fold, wide_chars
 
 __all__ = [
@@ -212,7 +213,19 @@ def _runs(text: str, hedged: bool = True) -> list[str]:
 
 def _spaced(text: str, hedged: bool = True) -> str:
     """``text`` folded, ``n't`` read as ``not``, every character but a letter a space (and,
-    unless not ``hedged``, what a hedge reaches conditional)."""
+    unless not ``hedged``, what a hedge reaches conditional); read once per check
+    (:mod:`._scope`): an item's clauses and the events it cites are read many times."""
+    readings = current()
+    if readings is None:
+        return _spaced_now(text, hedged)
+    known = readings.spaced if hedged else readings.spaced_plain
+    spaced = known.get(text)
+    if spaced is None:
+        spaced = known[text] = _spaced_now(text, hedged)
+    return spaced
+
+
+def _spaced_now(text: str, hedged: bool) -> str:
     folded = fold(text)
     if "n't" in folded or "n\u2019t" in folded:
         folded = _NOT.sub(" not", folded)

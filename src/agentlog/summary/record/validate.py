@@ -33,6 +33,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from agentlog.events import Event
+from agentlog.summary.record._scope import one_check
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.evidence import Evidence
 from agentlog.summary.record.expected import (
@@ -289,6 +290,28 @@ def check_and_label(
     the transcript's. ``expected`` may pass ``transcript_entities(transcript, patterns)``
     computed once; ``instruction_patterns`` defaults to ``InstructionPatterns.default()``.
     """
+    with one_check():  # every text read once for the whole check
+        return _check_and_label(
+            record,
+            transcript=transcript,
+            events=events,
+            event_ids=event_ids,
+            patterns=patterns,
+            expected=expected,
+            instruction_patterns=instruction_patterns,
+        )
+
+
+def _check_and_label(
+    record: SummaryRecord,
+    *,
+    transcript: Transcript | ParsedTranscript,
+    events: Iterable[Event] | None,
+    event_ids: Collection[str] | None,
+    patterns: EntityPatterns | None,
+    expected: Mapping[str, ExpectedEntity] | None,
+    instruction_patterns: InstructionPatterns | None,
+) -> tuple[SummaryRecord, list[Problem]]:
     patterns = patterns or EntityPatterns.default()
     parsed = ParsedTranscript.of(transcript)
     events = list(events) if events is not None else None

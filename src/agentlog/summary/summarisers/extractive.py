@@ -55,6 +55,7 @@ from agentlog.summary.record._extract import (
     unwrap,
     words_of,
 )
+from agentlog.summary.record._scope import one_check
 from agentlog.summary.record._sentences import (
     Said,
     drop_lead_in,
@@ -689,6 +690,10 @@ class ExtractiveSummarizer:
 
     def summarize_now(self, session: SummaryInput) -> SummaryResult:
         """Summarise and validate ``session``, synchronously (it never waits on anything)."""
+        with one_check():  # the validator reads again what the summary read: once for both
+            return self._summarize(session)
+
+    def _summarize(self, session: SummaryInput) -> SummaryResult:
         events, session_id = events_of(session)
         lines = transcript_lines(
             events, max_tool_chars=self.max_tool_chars, max_text_chars=self.max_text_chars

@@ -1,0 +1,56 @@
+"""One check's readings: within a scope (one validation, one summary), the readings of a text
+that depend on the text alone (its spaced words, what a payload establishes) are made once and
+remembered; they are forgotten when the scope ends.
+
+A record's checks read the same texts many times (an item's clauses, a payload cited by
+several items, the events holding an identifier), and a summariser reads the session before
+its validator reads it again. A process-wide cache would keep every session's texts (one
+leaked memory before); a scope keeps one check's, in a context variable, so threads and tasks
+each have their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Final
+
+__all__ = ["Readings", "current", "one_check"]
+
+
+class Readings:
+    """What one scope has read, by text."""
+
+    __slots__ = ("established", "spaced", "spaced_plain")
+
+    def __init__(self) -> None:
+        self.spaced: dict[str, str] = {}
+        """A text's letters, spaced, hedges read (:func:`._words._spaced`)."""
+        self.spaced_plain: dict[str, str] = {}
+        """The same, hedges not read."""
+        self.established: dict[str, str] = {}
+        """What a rendered payload establishes (:func:`._payload.established`)."""
+
+
+_CURRENT: Final[ContextVar[Readings | None]] = ContextVar("agentlog_readings", default=None)
+
+
+def current() -> Readings | None:
+    """The readings of the scope running, ``None`` outside any."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def one_check() -> Iterator[Readings]:
+    """A scope for one check (nested, the outer one's readings are shared)."""
+    readings = _CURRENT.get()
+    if readings is not None:
+        yield readings
+        return
+    readings = Readings()
+    token = _CURRENT.set(readings)
+    try:
+        yield readings
+    finally:
+        _CURRENT.reset(token)
