@@ -5,11 +5,12 @@ Run from the repository root with the dev venv::
     .venv/bin/python -m bench.first_event [--turns 150] [--backend sqlite|postgres]
 
 Each turn runs on a fresh session (the refund desk, through ``Runner.run_async``, no server);
-the time is from the call to the first event the run yields, whose store round trips (the
-lease, the load, the user's append) are what it measures. The first 10 turns warm up; the
-median of the rest is printed. SQLite runs on a file under ``bench/.work/``, PostgreSQL on a
-fresh schema of ``--postgres-dsn``; both are removed afterwards. To compare two versions of the
-code, run it with ``PYTHONPATH`` on each one's ``src`` in turn.
+the time is from the call to the first event the run yields, whose store round trips are what
+it measures (the write that takes the lease and stores the user's message, with the load beside
+it; before ``acquire_lease_and_append``, the lease and then the append). The first 10 turns
+warm up; the median of the rest is printed. SQLite runs on a file under ``bench/.work/``,
+PostgreSQL on a fresh schema of ``--postgres-dsn``; both are removed afterwards. To compare two
+versions of the code, run it with ``PYTHONPATH`` on each one's ``src`` in turn.
 """
 
 from __future__ import annotations
