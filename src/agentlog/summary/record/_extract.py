@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from agentlog.summary.record._scan import amount_key
+from agentlog.summary.record._scope import current
 from agentlog.summary.record._words import forms, word_set
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.learned import identifier_shaped, is_id_key
@@ -293,8 +294,17 @@ _THING_NOISE: Final = frozenset(
 
 
 def words_of(key: str) -> str:
-    """A JSON key or tool name as words (``new_flight_number``: ``new flight number``)."""
-    return " ".join(w.lower() for w in _NAME_WORD.findall(key)) or key
+    """A JSON key or tool name as words (``new_flight_number``: ``new flight number``); read
+    once per check (:mod:`._scope`): a summary reads the same few keys thousands of times."""
+    readings = current()
+    if readings is None:
+        return " ".join(w.lower() for w in _NAME_WORD.findall(key)) or key
+    words = readings.key_words.get(key)
+    if words is None:
+        words = readings.key_words[key] = (
+            " ".join(w.lower() for w in _NAME_WORD.findall(key)) or key
+        )
+    return words
 
 
 def thing_of(key: str, tool: str) -> str:
@@ -395,8 +405,9 @@ def kept_fields(
                 top.append((str(k), shown))
                 seen.add(shown)
     by_key: dict[str, list[str]] = {}
+    long = [e for e in entities if len(e) > 3]  # :func:`holds`, its filter made once
     for key, shown in _scalars(payload):
-        if shown not in seen and holds(shown, entities):
+        if shown not in seen and (shown in entities or any(e in shown for e in long)):
             seen.add(shown)
             by_key.setdefault(key, []).append(clip(shown, _FIELD_CHARS))
     fields = [*top, *((k, ", ".join(vs)) for k, vs in by_key.items())]

@@ -22,7 +22,7 @@ __all__ = ["Readings", "current", "one_check"]
 class Readings:
     """What one scope has read, by text."""
 
-    __slots__ = ("established", "spaced", "spaced_plain")
+    __slots__ = ("established", "key_words", "spaced", "spaced_plain")
 
     def __init__(self) -> None:
         self.spaced: dict[str, str] = {}
@@ -31,6 +31,8 @@ class Readings:
         """The same, hedges not read."""
         self.established: dict[str, str] = {}
         """What a rendered payload establishes (:func:`._payload.established`)."""
+        self.key_words: dict[str, str] = {}
+        """A key or a tool's name as words (:func:`._extract.words_of`)."""
 
 
 _CURRENT: Final[ContextVar[Readings | None]] = ContextVar("agentlog_readings", default=None)

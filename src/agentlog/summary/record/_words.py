@@ -333,7 +333,11 @@ def _clause_start(folded: str, point: int, string: bool = False) -> int:
     before it (a search back in C for each, not a scan in Python); with ``string``, where the
     string or the line starts ("approved; conditions apply" refers back past a ``;``)."""
     ends = _STRING_ENDS if string else _HEDGE_ENDS
-    last = max(folded.rfind(end, 0, point) for end in ends)
+    # Each end is looked for only after the nearest found so far (the first, a quote, is
+    # near in a payload): the others never scan back to the start of a long text.
+    last = -1
+    for end in ends:
+        last = max(last, folded.rfind(end, last + 1, point))
     return last + 1 if last >= 0 else 0
 
 
