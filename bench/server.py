@@ -115,7 +115,9 @@ def serve(db: str, schema: str | None, port: int) -> None:
     import cProfile
 
     # A profile of the whole server's life (warm-up and burst), written when it is stopped.
-    profiler = cProfile.Profile()
+    # The main thread's CPU time, not the wall clock: on a loaded machine a wall-clock profile
+    # charges a call for the time the process waited to be scheduled.
+    profiler = cProfile.Profile(time.thread_time)
     profiler.enable()
     try:
         uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False)
@@ -232,8 +234,10 @@ class Server:
         adk_agents: Path | None = None,
         python: str = sys.executable,
         timeline: Path | None = None,
+        callgrind: Path | None = None,
     ) -> None:
         self.port = free_port()
+        self.callgrind = callgrind
         self.url = f"http://{HOST}:{self.port}"
         self.logfile = logfile
         self.adk_agents = adk_agents
@@ -241,6 +245,15 @@ class Server:
         command = [python, "-m", "bench.server", *serve_as, "--port", str(self.port)]
         if schema:
             command += ["--schema", schema]
+        if callgrind is not None:
+            # Counted only between callgrind_control's zeroing and dump (see ``instructions``).
+            command = [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={callgrind}",
+                "--dump-instr=no",
+                *command,
+            ]
         env = None
         if timeline is not None and adk_agents is None:
             env = {**os.environ, TIMELINE_ENV: str(timeline)}
@@ -259,6 +272,26 @@ class Server:
 
     def stop(self) -> None:
         stop_process(self.process)
+
+    def zero_counts(self) -> None:
+        """Under callgrind: start counting instructions from now."""
+        if self.callgrind is not None:
+            subprocess.run(
+                ["callgrind_control", "-z", str(self.process.pid)], check=True, capture_output=True
+            )
+
+    def instructions(self) -> int | None:
+        """Under callgrind: the instructions the server ran since ``zero_counts``."""
+        if self.callgrind is None:
+            return None
+        subprocess.run(
+            ["callgrind_control", "-d", str(self.process.pid)], check=True, capture_output=True
+        )
+        dumps = sorted(self.callgrind.parent.glob(f"{self.callgrind.name}.*"))
+        for line in dumps[-1].read_text().splitlines() if dumps else []:
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+        return None
 
 
 def stop_process(process: subprocess.Popen[bytes]) -> None:
@@ -586,6 +619,8 @@ class Result:
     server_cpu_s: float | None = None
     client_cpu_s: float | None = None
     system: str = "agentlog"
+    instructions: int | None = None
+    """With ``--callgrind``: the server's instructions over the burst (callgrind)."""
     timeline: list[str] = field(default_factory=list)
     """With ``--timeline``: the median moment of each step before a first event."""
 
@@ -628,10 +663,13 @@ async def bench_backend(
         adk_agents = write_agents(run_dir / "adk-agents")
     python = args.adk_python if system == "google-adk" else sys.executable
     marks = run_dir / f"{system}-{backend}-timeline.json" if args.timeline else None
-    server = Server(db, schema, run_dir / f"{system}-{backend}.log", adk_agents, python, marks)
+    counted = run_dir / f"callgrind-{backend}" if args.callgrind and adk_agents is None else None
+    server = Server(
+        db, schema, run_dir / f"{system}-{backend}.log", adk_agents, python, marks, counted
+    )
     name = f"{system} {backend}"
     try:
-        await server.ready(60)
+        await server.ready(60 if counted is None else 900)
         log(f"{name}: serving on {server.url} (pid {server.process.pid})")
         alone: list[Client] = []
         began = time.perf_counter()
@@ -648,6 +686,7 @@ async def bench_backend(
             server_cpus: list[float | None] = []
 
             def started() -> None:
+                server.zero_counts()
                 server_cpus.append(cpu_seconds(server.process.pid))
 
             clients, wall, children_cpu = await spread_round(
@@ -661,6 +700,7 @@ async def bench_backend(
             )
             server_cpu = server_cpus[0]
         else:
+            server.zero_counts()
             server_cpu, client_cpu = cpu_seconds(server.process.pid), time.process_time()
             clients, wall = await round_of(
                 server.url, args.clients, args.timeout, system, args.client
@@ -669,6 +709,7 @@ async def bench_backend(
         result = Result(backend, f"{args.clients} at once", clients, wall, system=system)
         result.client_cpu_s = children_cpu
         server_cpu_after = cpu_seconds(server.process.pid)
+        result.instructions = server.instructions()
         if server_cpu is not None and server_cpu_after is not None:
             result.server_cpu_s = server_cpu_after - server_cpu
         log(f"{name}: {result.turns_per_s:,.0f} turns/s")
@@ -753,6 +794,11 @@ def report(results: list[Result], notes: list[str]) -> bool:
             f"{cpu_text}; SSE events {json.dumps(kinds, sort_keys=True)}"
             + (f"; errors: {errors[:3]}" if errors else "")
         )
+        if result.instructions is not None and result.ok:
+            print(
+                f"  callgrind: {result.instructions:,} server instructions over the burst, "
+                f"{result.instructions / len(result.ok):,.0f} per turn"
+            )
         if result.timeline:
             print(
                 f"  timeline, median ms after sending: {', '.join(result.timeline)}",
@@ -914,6 +960,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--check", action="store_true", help="exit 1 when a measured target is missed"
+    )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="run agentlog's servers under valgrind's callgrind and print their instructions "
+        "per turn of the burst (deterministic whatever the load; slow: use --timeout 900)",
     )
     parser.add_argument(
         "--client",
