@@ -49,6 +49,7 @@ class FunctionTool(BaseTool):
         schema = self._args_model.model_json_schema()
         schema.pop("title", None)
         self._parameters = schema
+        self._declared: ToolDeclaration | None = None
 
     def _build_model(self, func: Callable[..., Any], docs: Mapping[str, str]) -> type[BaseModel]:
         hints = get_type_hints(func)
@@ -68,9 +69,14 @@ class FunctionTool(BaseTool):
 
     def declaration(self) -> ToolDeclaration:
         """Name, description and the JSON schema of the parameters."""
-        return ToolDeclaration(
-            name=self.name, description=self.description, parameters=self._parameters
-        )
+        # Made once (a model request carries it every call, and validating the schema again
+        # cost more than the rest of building the request); again only if renamed.
+        made = self._declared
+        if made is None or made.name != self.name or made.description != self.description:
+            made = self._declared = ToolDeclaration(
+                name=self.name, description=self.description, parameters=self._parameters
+            )
+        return made
 
     async def run(self, args: Mapping[str, Any], tool_context: ToolContext) -> Any:
         """Validate ``args`` and call the function."""
