@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import json.encoder
 import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final
@@ -165,17 +166,63 @@ _value_encoder: Final = VALUE_ENCODER
 # writing a row its reader (``decode_value``) refuses.
 
 
+def _c_encoder() -> Callable[[Any], str] | None:
+    """``VALUE_ENCODER.encode`` without its Python layers, or ``None`` where it cannot be had.
+
+    ``JSONEncoder.encode`` builds C's encoder (and a closure) on every call, then joins the
+    chunks it hands back; an append encodes two or three lists that way. This builds the C
+    encoder with ``VALUE_ENCODER``'s settings directly: a fresh circular-reference table per
+    call, as ``encode`` makes. Checked against ``VALUE_ENCODER`` once, and not used if it
+    writes anything else (another Python's ``c_make_encoder`` may take other arguments).
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    escape = getattr(json.encoder, "c_encode_basestring", None)
+    if make is None or escape is None:
+        return None
+    enc = VALUE_ENCODER
+    join = "".join
+
+    def encode(value: Any) -> str:
+        chunks = make(
+            {},
+            enc.default,
+            escape,
+            None,
+            enc.key_separator,
+            enc.item_separator,
+            False,
+            False,
+            False,
+        )(value, 0)
+        return join(chunks)
+
+    sample = [1, 'é"\n', {"a": [True, None, 1.5, -0.0]}, 10**30]
+    try:
+        if encode(sample) != enc.encode(sample):
+            return None
+        encode([float("nan")])
+    except ValueError:
+        return encode  # refuses NaN, as VALUE_ENCODER does
+    except Exception:  # another signature: the plain encoder
+        return None
+    return None
+
+
+_fast_encode: Final = _c_encoder() or VALUE_ENCODER.encode
+
+
 def encode_value(value: Any) -> str:
     """A state value as compact JSON."""
-    # The usual scalars without the encoder's machinery (it builds an encoder per call for
-    # anything but a string), writing what it writes.
+    # The usual scalars without the encoder's machinery, writing what it writes.
     cls = value.__class__
     if cls is int:
         return int.__repr__(value)
     if cls is bool:
         return "true" if value else "false"
+    if cls is str:
+        return _value_encoder.encode(value)  # a string is escaped alone, without the C encoder
     try:
-        return _value_encoder.encode(value)
+        return _fast_encode(value)
     except ValueError as exc:
         raise NonFiniteNumberError(
             "a state value", "holds NaN or an infinity, which JSON cannot carry"
