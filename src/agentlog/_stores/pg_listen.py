@@ -42,6 +42,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import json.encoder
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -127,9 +128,26 @@ def _fits(text: str) -> bool:
 
 def event_notice(app_name: str, user_id: str, session_id: str, event_id: str, version: int) -> str:
     """The payload of an append."""
-    key = {"app": app_name, "user": user_id, "session": session_id}
-    text = _dump({"k": "event", **key, "event": event_id, "version": version})
+    # What ``_dump`` writes for these five values, without building a JSON encoder: this runs
+    # on every append.
+    text = (
+        '{"k":"event","app":'
+        + _escape(app_name)
+        + ',"user":'
+        + _escape(user_id)
+        + ',"session":'
+        + _escape(session_id)
+        + ',"event":'
+        + _escape(event_id)
+        + ',"version":'
+        + int.__repr__(version)
+        + "}"
+    )
     return text if _fits(text) else _WAKE
+
+
+_escape: Final[Callable[[str], str]] = json.encoder.encode_basestring
+"""A string as ``_dump`` writes it (``ensure_ascii=False``)."""
 
 
 def end_notice(app_name: str, user_id: str, session_id: str, invocation_id: str, token: int) -> str:
