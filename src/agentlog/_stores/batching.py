@@ -106,6 +106,16 @@ class Batcher(Generic[W]):
         if self._closed:
             raise self._closed_error()
         loop = asyncio.get_running_loop()
+        if (
+            self._alone is None
+            and not self._queue
+            and not self._gathering
+            and self._writing < self._in_flight
+            and not others_ready(loop)
+        ):
+            # Alone on a quiet loop: what the leader would do, without the future and the
+            # queue it needs only to answer writers that joined it (none can have).
+            return await self._write_quietly(write, loop)
         pending: _Pending[W] = _Pending(write, loop.create_future())
         self._queue.append(pending)
         if not self._gathering and self._writing < self._in_flight:
@@ -181,6 +191,24 @@ class Batcher(Generic[W]):
                 task.add_done_callback(self._drains.discard)
             else:
                 self._finished()
+
+    async def _write_quietly(self, write: W, loop: asyncio.AbstractEventLoop) -> Any:
+        """``write`` as a batch of its own, written by its caller; then what queued meanwhile
+        (as :meth:`_write_lone`)."""
+        self._writing += 1
+        try:
+            (outcome,) = await self._commit([write])
+        finally:
+            rest = self._take()
+            if rest:  # goes on in a task, as the one writing it
+                task = loop.create_task(self._write_batches(rest), name="agentlog-group-commit")
+                self._drains.add(task)
+                task.add_done_callback(self._drains.discard)
+            else:
+                self._finished()
+        if isinstance(outcome, Failed):
+            raise outcome.error
+        return outcome
 
     def _take(self, split_at: int | None = None) -> list[_Pending[W]]:
         """The next batch: the oldest writes queued, up to :data:`_MAX_BATCH` (half of them,

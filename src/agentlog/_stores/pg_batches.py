@@ -94,6 +94,8 @@ class StatementBatches:
             self._idle.append(conn)
 
     async def _batch(self, batch: list[Group]) -> list[Any]:
+        if len(batch) == 1:
+            return [await self._one(batch[0])]
         if len(batch) > 1:
             together = await self._together(batch)
             if together is not None:
@@ -109,6 +111,29 @@ class StatementBatches:
             except StoreError as exc:
                 outcomes.append(Failed(exc))
         return outcomes
+
+    async def _one(self, group: Group) -> Any:
+        """A group on its own: what :meth:`_batch`'s loop does for each group, written out
+        for the commonest batch (a lone writer's), without the context manager's layers."""
+        conn = self._idle.pop() if self._idle else await self._pg.connect()
+        try:
+            if group.alone is not None:
+                outcome: Any = await group.alone(conn, group)
+            else:
+                outcome = await self._send(conn, group.queries)
+        except BaseException as exc:
+            with contextlib.suppress(psycopg.Error):
+                await conn.close()
+            if isinstance(exc, psycopg.Error):
+                error = self._pg.unavailable(exc)
+                error.__cause__ = exc
+                return Failed(error)
+            if isinstance(exc, StoreError):
+                return Failed(exc)
+            raise
+        if not conn.closed:
+            self._idle.append(conn)
+        return outcome
 
     async def _together(self, batch: list[Group]) -> list[Any] | None:
         """The batch as one transaction; ``None`` if the server refused a statement (it then
