@@ -647,24 +647,34 @@ _STATEMENTS: dict[tuple[str, tuple[bool, ...], bool], str] = {}
 def _delta_params(delta: ScopedDelta, params: dict[str, Any]) -> tuple[bool, ...]:
     """Add the delta's keys and values to ``params`` (as JSON arrays: PostgreSQL arrays cost
     the driver far more to send); return its shape, which scopes put and remove keys."""
-    shape: list[bool] = []
-    for scope, *_ in _SCOPES:
+    shape: tuple[bool, ...] = ()
+    for scope, keys_param, values_param, gone_param in _SCOPE_PARAMS:
         changes: dict[str, Any] = getattr(delta, scope)
+        if not changes:  # most appends change one scope, or none
+            shape += _UNCHANGED
+            continue
         # Sorted, so concurrent appends touching the same app or user keys lock them in one
         # order and do not deadlock.
         keys = sorted(changes)
         put = [key for key in keys if changes[key] is not REMOVED]
-        gone = [key for key in keys if changes[key] is REMOVED]
+        gone = [key for key in keys if changes[key] is REMOVED] if len(put) < len(keys) else []
         if put:
-            params[f"{scope}_put_keys"] = encode_value(put)
+            params[keys_param] = encode_value(put)
             # As ``encode_value`` writes each value: json_array_elements hands every element
             # on as the very text it was given (json_each would not: it unescapes, and
             # refuses a \u0000 inside a value).
-            params[f"{scope}_put_values"] = encode_value([changes[key] for key in put])
+            params[values_param] = encode_value([changes[key] for key in put])
         if gone:
-            params[f"{scope}_gone"] = encode_value(gone)
+            params[gone_param] = encode_value(gone)
         shape += (bool(put), bool(gone))
-    return tuple(shape)
+    return shape
+
+
+_SCOPE_PARAMS: Final = tuple(
+    (scope, f"{scope}_put_keys", f"{scope}_put_values", f"{scope}_gone") for scope, *_ in _SCOPES
+)
+"""Per scope: its ``ScopedDelta`` attribute and its three parameters' names."""
+_UNCHANGED: Final = (False, False)
 
 
 def _delta_ctes(shape: tuple[bool, ...]) -> list[LiteralString]:
@@ -708,24 +718,25 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
             session.app_name, session.user_id, session.id, event.id, plan.new_version
         ),
     }
-    query = _statement(
-        "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
-        " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
-        " AND version = %(expected)s"
-        " AND (%(created)s::float8 IS NULL OR create_time = %(created)s::float8)"
-        # Under a lease: that lease's token. Under none: no live lease of another.
-        " AND CASE WHEN %(lease)s::bigint IS NULL THEN lease_owner IS NULL OR lease_expires < "
-        + _NOW
-        + " ELSE lease_token = %(lease)s::bigint END RETURNING pk),"
-        " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
-        " format_version, payload, compaction_end) SELECT pk, %(version)s::bigint,"
-        " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
-        " %(format)s::integer, %(payload)s::json, %(compaction_end)s::float8 FROM s)",
-        plan.delta,
-        params,
-        notify=True,
-    )
-    return query, params
+    return _statement(_APPEND_CTES, plan.delta, params, notify=True), params
+
+
+_APPEND_CTES: Final[LiteralString] = (
+    "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
+    " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
+    " AND version = %(expected)s"
+    " AND (%(created)s::float8 IS NULL OR create_time = %(created)s::float8)"
+    # Under a lease: that lease's token. Under none: no live lease of another.
+    " AND CASE WHEN %(lease)s::bigint IS NULL THEN lease_owner IS NULL OR lease_expires < "
+    + _NOW
+    + " ELSE lease_token = %(lease)s::bigint END RETURNING pk),"
+    " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+    " format_version, payload, compaction_end) SELECT pk, %(version)s::bigint,"
+    " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
+    " %(format)s::integer, %(payload)s::json, %(compaction_end)s::float8 FROM s)"
+)
+"""The append's session row and event row (a module constant: built and hashed once, where
+the statement cache looks it up on every append)."""
 
 
 async def _lease_append_alone(
