@@ -280,3 +280,102 @@ def test_the_scorer_ignores_spaces_inside_an_identifier_both_ways(a: str, b: str
 )
 def test_squeezing_spaces_never_joins_a_longer_token(haystack: str, needle: str) -> None:
     assert not mentions(haystack, needle)
+
+
+# --- phone numbers in international format -----------------------------------------------------
+
+
+@pytest.mark.parametrize("in_record", ["+1 415 555 0142", "+14155550142", "+1-415-555-0142"])
+def test_an_international_phone_number_is_one_entity_however_it_is_grouped(
+    in_record: str,
+) -> None:
+    events = [
+        event(1, "user", Part(text="My number is +1 415 555 0142.")),
+        *read(2, "get_customer_by_phone", {"phone_number": "+14155550142"}, {"plan": "P-40"}),
+    ]
+    assert problems(events, f"Line {in_record} is on P-40", ("e02", "e03")) == []
+    (problem,) = problems(events, "The line is on P-40", ("e03",))
+    assert problem.startswith("dropped_entity")
+    assert "+1 415 555 0142" in problem
+
+
+@pytest.mark.parametrize(
+    "text", ["at 2026-05-19T14:30:00+02:00", "+5 points", "+44 12", "a +1 vote", "+123-45"]
+)
+def test_a_plus_and_a_few_digits_are_no_phone_number(text: str) -> None:
+    assert [e for e in EntityPatterns.default().find(text) if e.kind == "digits"] == []
+
+
+# --- dotted codes -------------------------------------------------------------------------------
+
+
+def test_a_dotted_code_a_results_prose_and_the_conversation_share_is_required() -> None:
+    note = {"result": "Line 2 declared under HTS 8517.62.0090 at 0% duty, version 2.3.1."}
+    events = [
+        event(1, "user", Part(text="Why is my parcel held?")),
+        *read(2, "get_broker_notes", {"entry": "M7Q-0412983-6"}, note),
+        event(4, "agent", Part(text="Line 2 is declared as HTS 8517.62.0090 (v2.3.1).")),
+    ]
+    assert {"8517.62.0090", "M7Q-0412983-6"} <= entity_texts(events)
+    assert not {"2.3.1", "v2.3.1"} & entity_texts(events)
+    assert problems(events, "Entry M7Q-0412983-6: HTS 8517.62.0090", ("e02", "e03")) == []
+    (problem,) = problems(events, "Entry M7Q-0412983-6 is held", ("e02", "e03"))
+    assert "8517.62.0090" in problem
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [("8517.62.0090", True), ("10.0.4.17", True), ("8471.30", False), ("2.3.1", False)],
+)
+def test_digit_runs_joined_by_dots_under_an_id_key_are_an_identifier_from_three_runs(
+    value: str, named: bool
+) -> None:
+    events = [
+        event(1, "user", Part(text="What is the code?")),
+        *read(2, "get_line", {"line": "L-2"}, {"hs_code": value, "line_id": "L-2"}),
+    ]
+    assert (value in entity_texts(events)) is named
+
+
+# --- more shapes --------------------------------------------------------------------------------
+
+UUID = "3f2b9c1e-8a4d-4e6f-9b1a-2c3d4e5f6a7b"
+
+
+@pytest.mark.parametrize(
+    ("token", "result", "args"),
+    [
+        ("ana.lima@example.org", {"status": "active"}, {"email": "ana.lima@example.org"}),
+        (UUID, {"request_id": UUID}, {}),
+        ("0x7f3a9c21", {"result": "ok", "tx_hash": "0x7f3a9c21"}, {}),
+        ("a3f9c2e17b", {"ok": True}, {"commit": "a3f9c2e17b"}),
+        ("#88412", {"ticket": "#88412", "state": "open"}, {}),
+        ("INC0049921", {"result": "Opened INC0049921."}, {}),
+    ],
+)  # fmt: skip
+def test_e_mails_uuids_hex_and_hash_ids_quoted_in_prose_are_identifiers(
+    token: str, result: dict[str, object], args: dict[str, object]
+) -> None:
+    events = [
+        event(1, "user", Part(text="Hello, I need help please.")),
+        *read(2, "lookup", args, result),
+        event(4, "agent", Part(text=f"Found it: '{token}'.")),  # quoted, with punctuation
+    ]
+    assert token in entity_texts(events)
+    assert problems(events, f"Found '{token}'.", ("e02", "e03")) == []
+    (problem,) = problems(events, "A lookup was made", ("e03",))
+    assert problem.startswith("dropped_entity")
+
+
+@pytest.mark.parametrize(
+    "said", ["version v2.3.1", "a 15% discount", "a 12.5 kg parcel", "at 14:30", "from 09:00-12:00"]
+)
+def test_versions_percentages_quantities_and_times_are_no_entities(said: str) -> None:
+    # A record need not repeat them: a version, a share, a weight or a time is what a thing
+    # has, and every timestamp of a payload would be one.
+    events = [
+        event(1, "user", Part(text=f"About {said}, please.")),
+        *read(2, "lookup", {"q": said}, {"result": f"Noted {said}."}),
+        event(4, "agent", Part(text=f"Noted: {said}.")),
+    ]
+    assert entity_texts(events) == set()

@@ -28,6 +28,7 @@ __all__ = [
     "digits_key",
     "grouped_spans",
     "id_key",
+    "international_phones",
     "item_ids",
     "marked_capitals",
     "money_entities",
@@ -121,6 +122,10 @@ _LOWER_WORD: Final = "abcdefghijklmnopqrstuvwxyz_"
 _PHONE_DASH: Final = re.compile(r"-\d{3}-\d{4}(?![\w-])")
 _PHONE_PAREN: Final = re.compile(r"\) ?\d{3}-\d{4}(?![\w-])")
 _ACCOUNT: Final = tuple(re.compile(rf"{c}\d{{4,}}(?![\w-])") for c in "BCDLP")
+_INTERNATIONAL: Final = re.compile(
+    r"\+\d{1,3}(?:[ .-]?(?:\(\d{1,4}\)|\d{1,4})){1,6}(?![\w+-]|[.:/]\d)"
+)
+_PHONE_DIGITS: Final = (8, 15)
 _ITEM_ID: Final = re.compile(r"\d(?<=(?<![\w.-])\d)\d{9}(?![\w.-])")
 # ``_ITEM_ID`` for ASCII text whose digits all read ``0``: it then starts with a literal (spelt
 # out: the engine takes ``0{10}`` for a repeat, not a literal, and would try every position).
@@ -182,6 +187,18 @@ def phones(text: str) -> Iterator[tuple[int, int]]:
         digits = text[i + 1 : m.start()]
         if i >= 0 and text[i] == "(" and digits.isdigit() and _free_before(text, i, "-"):
             yield i, m.end()
+
+
+def international_phones(text: str) -> Iterator[tuple[int, int]]:
+    """``+1 415 555 0142``, ``+14155550142``, ``+44 (0)20 7946 0958``, ``+48 601-234-567``:
+    a ``+``, a country code and groups of digits, 8 to 15 digits in all (E.164)."""
+    for i in _find_all(text, "+"):
+        m = _INTERNATIONAL.match(text, i)
+        if m is None or not _free_before(text, i, "+"):
+            continue
+        digits = sum(c.isdigit() for c in m[0])
+        if _PHONE_DIGITS[0] <= digits <= _PHONE_DIGITS[1]:
+            yield m.span()
 
 
 def item_ids(text: str) -> Iterator[tuple[int, int]]:

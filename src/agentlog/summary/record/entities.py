@@ -37,6 +37,7 @@ from agentlog.summary.record._scan import (
     digits_key,
     grouped_spans,
     id_key,
+    international_phones,
     item_ids,
     marked_capitals,
     money_entities,
@@ -140,6 +141,9 @@ _ORDER_ID: Final = EntityPattern("order_id", finder=order_ids, ascii_only=True)
 _HASH_ID: Final = EntityPattern.of(
     "hash_id", r"#(?<=(?<![\w#])#)[A-Z]{0,3}\d{4,}(?!\w)", ascii_only=True
 )
+_INTERNATIONAL_PHONE: Final = EntityPattern(
+    "phone", kind="digits", finder=international_phones, ascii_only=True
+)
 
 
 class EntityPatterns:
@@ -157,7 +161,11 @@ class EntityPatterns:
 
     def __init__(
         self,
-        ids: Iterable[EntityPattern] | Mapping[str, str] = (_ORDER_ID, _HASH_ID),
+        ids: Iterable[EntityPattern] | Mapping[str, str] = (
+            _ORDER_ID,
+            _HASH_ID,
+            _INTERNATIONAL_PHONE,
+        ),
         *,
         money: bool = True,
         money_keys: Iterable[str] = MONEY_KEYS,
@@ -184,7 +192,8 @@ class EntityPatterns:
 
     @classmethod
     def default(cls) -> EntityPatterns:
-        """Order-style ids (``A-1001``, ``#W4923227``), money and dates."""
+        """Order-style ids (``A-1001``, ``#W4923227``), phone numbers in international format
+        (``+1 415 555 0142``: compared by their last ten digits), money and dates."""
         return cls()
 
     @classmethod

@@ -49,13 +49,14 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Final
 
-from agentlog.summary.record._scan import GROUPED_MIN, grouped_spans
+from agentlog.summary.record._scan import GROUPED_MIN, grouped_spans, international_phones
 from agentlog.summary.record.entities import _utf8_tokens
 
 __all__ = [
     "ID_KEY_WORDS",
     "NOT_ID_KEY_WORDS",
     "LearnedIds",
+    "dotted_code",
     "grouped_runs",
     "holds_token",
     "identifier_shaped",
@@ -128,6 +129,11 @@ _COUNTED: Final = re.compile(r"\d{1,4}(?:-[A-Za-z]?[a-z]+)+")
 _DIGIT: Final = re.compile(r"\d")
 _GROUPED: Final = re.compile(r"[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6}){1,7}")
 """An identifier written in groups of capitals and digits (``XQ 9033``, an IBAN)."""
+_DOTTED: Final = re.compile(r"\d{1,6}(?:\.\d{1,6}){2,}")
+_DOTTED_GAP: Final = re.compile(r"\.\d{1,6}(?:\.\d{1,6})+(?![\w-]|\.\d)")
+"""The runs of a dotted code after its first, from the dot that starts them (a literal)."""
+_DOTTED_DATE: Final = re.compile(r"\d\d?\.\d\d?\.(?:\d\d){1,2}|\d{4}\.\d\d?\.\d\d?")
+_DOTTED_DIGITS: Final = 6
 _GROUPED_MIN: Final = GROUPED_MIN
 """Characters of a token looked for in groups too, when not found whole (an IBAN, a card or
 an account number; a short one in groups is as likely two tokens)."""
@@ -166,6 +172,17 @@ def _is_last_digits(words: list[str]) -> bool:
     return len(words) >= 2 and words[-2] == "last" and words[-1] in _LAST_COUNTS
 
 
+def dotted_code(token: str) -> bool:
+    """Whether ``token`` is digit runs joined by dots, three runs or more and
+    :data:`_DOTTED_DIGITS` digits or more, and no date: a tariff code (``8517.62.0090``), an
+    address (``10.0.4.17``); never an amount (one dot) nor a version (``2.3.1``)."""
+    return (
+        _DOTTED.fullmatch(token) is not None
+        and len(token) - token.count(".") >= _DOTTED_DIGITS
+        and _DOTTED_DATE.fullmatch(token) is None
+    )
+
+
 def _is_grouped(value: str) -> bool:
     """Whether ``value`` is an identifier written in groups: capitals and digits, with a
     digit, in two to eight groups (``XQ 9033``, ``DE89 3704 0044 0532 0130 00``)."""
@@ -188,6 +205,8 @@ def _is_identifier(value: str) -> bool:
             return False
         core = core.replace("/", "").replace(":", "")
     if "." in core:  # ``INV.2026.0042``: runs joined by ".", with a letter and a digit
+        if dotted_code(bare):
+            return True  # ``8517.62.0090``
         core = core.replace(".", "")
         if ".." in bare or core.isdigit() or core.isalpha():
             return False  # ``12.50``, ``example.com``
@@ -319,13 +338,17 @@ def grouped_runs(text: str) -> Iterator[tuple[int, int]]:
 
 def regrouped(text: str, tokens: set[str]) -> set[str]:
     """``tokens`` (of ``text``, case folded) with the groups of each identifier ``text``
-    writes in groups replaced by the identifier squeezed: one token, as a key compares it."""
-    if " " not in text:
+    writes in groups replaced by the identifier squeezed: one token, as a key compares it;
+    and without the pieces of a phone number in international format, which compares by
+    its digits (``+1-415-555-0142`` is no ``1-415-555-0142``)."""
+    if " " not in text and "+" not in text:
         return tokens
-    runs = [text[a:b] for a, b in grouped_runs(text)]
-    if not runs:
+    runs = [text[a:b] for a, b in grouped_runs(text)] if " " in text else []
+    phones = [text[a:b] for a, b in international_phones(text)] if "+" in text else []
+    if not runs and not phones:
         return tokens
     parts = {g.casefold() for run in runs for g in run.split()}
+    parts.update(t for phone in phones for t in _utf8_tokens(phone.casefold().encode()))
     return (tokens - parts) | {squeezed(run).casefold() for run in runs}
 
 
@@ -431,6 +454,16 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             key = _key_of(token)
             if key not in found and identifier_shaped(token):
                 candidates.setdefault(key, token)
+    if "." in said:  # tokens split at ".": a dotted code (``8517.62.0090``) is cut out
+        for m in _DOTTED_GAP.finditer(said):
+            start = m.start()
+            while start > 0 and m.start() - start < 6 and said[start - 1].isdigit():
+                start -= 1
+            token = said[start : m.end()]
+            if start < m.start() and _free(said, start) and said[start - 1 : start] != ".":
+                key = _key_of(token)
+                if key not in found and dotted_code(token):
+                    candidates.setdefault(key, token)
     for key in [k for k in introduced if k in found or k in candidates]:
         del introduced[key]
     return LearnedIds(found, candidates, lowered[len(calls) + 1 :], introduced)
