@@ -107,15 +107,20 @@ class Batcher(Generic[W]):
             raise self._closed_error()
         loop = asyncio.get_running_loop()
         if (
-            self._alone is None
-            and not self._queue
+            not self._queue
             and not self._gathering
             and self._writing < self._in_flight
             and not others_ready(loop)
         ):
             # Alone on a quiet loop: what the leader would do, without the future and the
             # queue it needs only to answer writers that joined it (none can have).
-            return await self._write_quietly(write, loop)
+            if self._alone is None:
+                return await self._write_quietly(write, loop)
+            outcome = self._alone(write)
+            if outcome is not NOT_ALONE:
+                if isinstance(outcome, Failed):
+                    raise outcome.error
+                return outcome
         pending: _Pending[W] = _Pending(write, loop.create_future())
         self._queue.append(pending)
         if not self._gathering and self._writing < self._in_flight:
