@@ -263,3 +263,47 @@ async def test_a_turn_after_a_dead_one_closes_it_before_storing_its_message() ->
     assert stored.events[0].invocation_id == "dead"
     assert stored.events[0].error_code is not None
     assert stored.events[1].author == "user"
+
+
+class SlowLoads(InMemorySessionService):
+    """An in-memory store whose loads wait until ``loads_may_end`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads_may_end = asyncio.Event()
+
+    async def get_session(self, **kwargs: Any) -> Session:
+        await self.loads_may_end.wait()
+        return await super().get_session(**kwargs)
+
+
+async def test_a_turns_stored_message_is_yielded_before_its_load_is_in() -> None:
+    store = SlowLoads()
+    store.loads_may_end.set()
+    s = await store.create_session(app_name=APP, user_id="u")
+    store.loads_may_end.clear()
+    runner = Runner(agent=Slow(name="slow"), session_service=store)
+    events = runner.run_async(user_id="u", session_id=s.id, new_message=Content.from_text("hi"))
+    first = await asyncio.wait_for(anext(events), 1.0)  # the load is still waiting
+    assert (first.author, first.text()) == ("user", "hi")
+    store.loads_may_end.set()
+    rest = [event async for event in events]
+    assert [e.author for e in rest if not e.partial] == ["slow", "slow"]
+    stored = await store.get_session(app_name=APP, user_id="u", session_id=s.id)
+    assert stored.events[0].id == first.id
+    assert len(stored.events) == 3
+
+
+async def test_a_reader_gone_after_the_message_leaves_the_session_free() -> None:
+    store = SlowLoads()
+    store.loads_may_end.set()
+    s = await store.create_session(app_name=APP, user_id="u")
+    store.loads_may_end.clear()
+    runner = Runner(agent=Slow(name="slow"), session_service=store)
+    events = runner.run_async(user_id="u", session_id=s.id, new_message=Content.from_text("hi"))
+    await asyncio.wait_for(anext(events), 1.0)
+    await events.aclose()
+    store.loads_may_end.set()
+    turn = await store.read_turn(app_name=APP, user_id="u", session_id=s.id)
+    assert turn.running is None
+    assert [e.author for e in await say(runner, s.id)] == ["user", "slow", "slow"]

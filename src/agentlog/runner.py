@@ -235,18 +235,27 @@ class Runner:
                     raise
             ctx: InvocationContext | None = None
             try:
+                stored_first = opened.event if opened is not None else None
+                if hold is not None and loading is not None and stored_first is not None:
+                    # Stored by the lease's write: the reader has it before the load is in.
+                    try:
+                        with log_context(invocation_id, author="user"):
+                            set_event(stored_first.id, stored_first.author)
+                            hold.reader_waits()
+                            yield stored_first
+                            hold.reader_returned()
+                    except BaseException:
+                        _drop(loading)
+                        raise
                 if hold is not None and loading is not None:
                     session = await self._under_lease(
                         user_id, session_id, hold.lease, loading, opened
                     )
                 else:
                     session = await self._load(user_id, session_id)
-                if opened is not None and opened.appended is not None:
-                    stored_first: Event | None = session.events[-1]
-                else:
-                    stored_first = None
-                    if hold is not None and hold.lease.interrupted is not None:
-                        session = await self._close_interrupted(session, hold.lease.interrupted)
+                if hold is not None and hold.lease.interrupted is not None:
+                    # (Never with a first event stored: the lease's write then leaves it.)
+                    session = await self._close_interrupted(session, hold.lease.interrupted)
                 # Decided on the session as loaded under the lease, and the answer below is
                 # appended under it: pending, then answered, in one step (agentlog.approvals).
                 resume = resolve_answers(session, new_message)
@@ -269,15 +278,14 @@ class Runner:
                 with log_context(invocation_id, author="user"):
                     if stored_first is None:
                         stored = await self._emit(ctx, user_event(), redacted=True)
+                        if hold is not None:
+                            hold.reader_waits()
+                        yield stored
+                        if hold is not None:
+                            hold.reader_returned()
                     else:
-                        stored = stored_first
                         _keep_temp(ctx, made[0])
-                        set_event(stored.id, stored.author)
-                    if hold is not None:
-                        hold.reader_waits()
-                    yield stored
-                    if hold is not None:
-                        hold.reader_returned()
+                        set_event(stored_first.id, stored_first.author)
                     async for event in self._run_agent(ctx, agent):
                         if hold is not None:
                             hold.reader_waits()
