@@ -83,8 +83,8 @@ def test_item_ids_match_the_regex() -> None:
 def plain_money(text: str, money_key: Callable[[str], bool]) -> list[_scan.Entity]:
     """Amounts as found before the fast paths: one regex scan per sign, code and JSON value."""
     found = []
-    for sign in _scan._SIGNS:
-        for m in re.finditer(re.escape(sign), text):
+    for sign in ("$", "[" + _scan._SIGNS[1:] + "]"):  # "$", then the others in text order
+        for m in re.finditer(re.escape(sign) if sign == "$" else sign, text):
             n = _scan._AFTER_SIGN.match(text, m.end())
             key = _scan.amount_key(n[1]) if n is not None else None
             if n is not None and key is not None:

@@ -221,9 +221,19 @@ def account_ids(text: str) -> Iterator[tuple[int, int]]:
                 yield m.span()
 
 
-_GROUP_GAP: Final = re.compile(r" (?:[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6})+|[A-Z0-9]{4,6})(?![\w-])")
-"""The groups after a run's first, from the space that starts them: a literal to jump to."""
-_GROUP_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_GROUP_BYTES: Final = bytes(
+    0x41
+    if chr(c).isascii() and (chr(c).isupper() or chr(c).isdigit())
+    else c
+    if c == 0x20
+    else 0x2E
+    for c in range(256)
+)
+"""Capitals and digits read ``A``, a space stays, every other byte reads ``.``: a copy in
+which a run of groups is found by literals (a class first tries every position)."""
+_GROUP_JOIN: Final = re.compile(rb"A A")
+"""Where one group ends and the next starts."""
+_GROUPS_AFTER: Final = re.compile(rb"(?: A{1,6})+")
 GROUPED_MIN: Final = 8
 """Characters without the spaces of an identifier written in groups (an IBAN, a card or an
 account number; a shorter run of groups is as likely several tokens)."""
@@ -233,19 +243,27 @@ def grouped_spans(text: str) -> Iterator[tuple[int, int]]:
     """Where ``text`` (original case) has groups of capitals and digits, at most six each,
     with a digit and :data:`GROUPED_MIN` characters or more without the spaces: how an IBAN,
     a card or an account number is written in groups (``DE89 3704 0044 0532 0130 00``)."""
-    for m in _GROUP_GAP.finditer(text):
-        gap = start = m.start()
-        while start > 0 and gap - start < 6 and text[start - 1] in _GROUP_CHARS:
+    marked = text.encode("ascii", "replace").translate(_GROUP_BYTES)  # same positions
+    n = len(text)
+    m = _GROUP_JOIN.search(marked)
+    while m is not None:
+        head = start = m.start() + 1  # the space after the first group
+        while start > 0 and head - start <= 6 and marked[start - 1] == 0x41:
             start -= 1
-        if start == gap:
-            start += 1  # no group glued before the space: the run starts after it
-        elif not _free_before(text, start, "-"):
-            continue
-        end = m.end()
-        if end - start - text.count(" ", start, end) >= GROUPED_MIN and _in_groups(
-            text[start:end].split(" ")
+        groups = _GROUPS_AFTER.match(marked, head)
+        end = groups.end() if groups is not None else head
+        # Not glued to a longer token on the right: give back groups until it is not.
+        while end > head and end < n and (text[end].isalnum() or text[end] in "_-"):
+            end = marked.rfind(b" ", head, end)
+        if (
+            head - start <= 6
+            and end > head
+            and _free_before(text, start, "-")
+            and end - start - text.count(" ", start, end) >= GROUPED_MIN
+            and _in_groups(text[start:end].split(" "))
         ):
             yield start, end
+        m = _GROUP_JOIN.search(marked, max(end, m.end() - 1))
 
 
 def _in_groups(groups: list[str]) -> bool:
@@ -283,8 +301,10 @@ _CODE_NAMES: Final = (
 """ISO 4217 codes of the most traded currencies (none an English word: no ``TRY``, ``ALL``)."""
 _SIGNS: Final = "$€£¥₹₩₽₺₴₪₫₦₱"
 """Currency signs, written before the amount (``€42,10``) or after it (``249,99 €``)."""
-_WORD_SIGNS: Final = ("zł", "kr", "Kč", "Ft", "lei")
+_WIDE_SIGN: Final = re.compile("[" + _SIGNS[1:] + "]")
+_WORD_SIGNS: Final = ("zł", "kr", "Kč")
 """Currency signs that are letters, written after the amount (``1 200,00 zł``, ``350 kr``)."""
+_ASCII_WORD_SIGNS: Final = tuple(sign for sign in _WORD_SIGNS if sign.isascii())
 _CODE_WORD: Final = re.compile("(?:" + "|".join(_CODE_NAMES) + r")(?!\w)")
 _DOLLARS: Final = re.compile(r"dollars(?!\w)")
 # A JSON number, or a numeric string short enough to be an amount (ten-digit ids are not).
@@ -331,20 +351,22 @@ def money_entities(
     is ``text``'s ASCII copy and ``marked`` its :func:`marked_capitals`, if made already)."""
     scan = ascii_copy(text) if scan is None else scan
     wide = not text.isascii()  # checked in C; only then can a sign but ``$`` occur
-    for sign in _SIGNS if wide else "$":
-        for i in _find_all(scan if sign == "$" else text, sign):
-            n = _AFTER_SIGN.match(text, i + 1)
-            key = amount_key(n[1]) if n is not None else None
-            if n is not None and key is not None:
-                yield Entity("money", "amount", text[i : n.end()], key, i)
-                continue
-            before = _BEFORE_CODE.search(text, max(0, i - 24), i)  # ``249,99 €``
-            key = amount_key(before[1]) if before is not None else None
-            if before is not None and key is not None:
-                start = before.start()
-                yield Entity("money", "amount", text[start : i + 1], key, start)
-    for sign in _WORD_SIGNS:
-        for i in _find_all(text if wide else scan, sign):
+    signs = list(_find_all(scan, "$"))
+    if wide:  # one scan for the other signs (a class the engine tests in C)
+        signs.extend(m.start() for m in _WIDE_SIGN.finditer(text))
+    for i in signs:
+        n = _AFTER_SIGN.match(text, i + 1)
+        key = amount_key(n[1]) if n is not None else None
+        if n is not None and key is not None:
+            yield Entity("money", "amount", text[i : n.end()], key, i)
+            continue
+        before = _BEFORE_CODE.search(text, max(0, i - 24), i)  # ``249,99 €``
+        key = amount_key(before[1]) if before is not None else None
+        if before is not None and key is not None:
+            start = before.start()
+            yield Entity("money", "amount", text[start : i + 1], key, start)
+    for sign in _WORD_SIGNS if wide else _ASCII_WORD_SIGNS:
+        for i in _find_all(text, sign):
             end = i + len(sign)
             if end < len(text) and (text[end].isalnum() or text[end] == "_"):
                 continue

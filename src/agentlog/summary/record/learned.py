@@ -144,8 +144,21 @@ _INTRODUCER: Final = re.compile(
 )
 """The end of prose that introduces an identifier: an identifier word (the keys' words, as
 prose), perhaps ``is`` and a ``:``, ``#`` or quote; the word before it, if any, in group 1."""
-_INTRODUCED_MIN: Final = 4
-"""Capitals or digits a token of the conversation needs to be checked by rule 4."""
+_INTRODUCED_CAPITALS: Final = 4
+_INTRODUCED_DIGITS: Final = 5
+"""Capitals or digits a token of the conversation needs to be checked by rule 4 (a year or
+a PIN of four digits is no identifier a record must keep)."""
+_CAPITALS_BYTES: Final = bytes(
+    0x41
+    if 0x41 <= c <= 0x5A
+    else 0x2E
+    if chr(c).isalnum() or chr(c) in "_-#" or c >= 0x80
+    else 0x20
+    for c in range(256)
+)
+"""Capitals read ``A``, other token characters ``.`` (a token holding one is no word of
+capitals), separators a space."""
+_CAPITALS_WORD: Final = re.compile(rb" AAAA+(?= |$)")
 _MAX_KEYS: Final = 4096
 
 _key_cache: dict[str, bool] = {}
@@ -269,7 +282,8 @@ class LearnedIds:
         for key in pending:
             text = self.candidates.pop(key, None)
             if text is not None:
-                if holds_token(self._results, key[3:]):
+                # Looked for in groups only if the conversation wrote it so (``DE89 3704 ...``).
+                if next(token_spans(self._results, key[3:], spaced=" " in text), None) is not None:
                     self.found.setdefault(key, text)
                 continue
             text = self.introduced.pop(key)
@@ -322,12 +336,13 @@ def holds_token(text: str, token: str) -> bool:
     one (an IBAN, an account number) also written in groups."""
     if next(token_starts(text, token), None) is not None:
         return True
-    return (
-        len(token) >= _GROUPED_MIN
-        and " " in text
-        and _DIGIT.search(token) is not None
-        and next(token_spans(text, token, spaced=True), None) is not None
-    )
+    if len(token) < _GROUPED_MIN or " " not in text or not any(c.isdigit() for c in token):
+        return False
+    # Written in groups, it starts with its first group and a space: six searches in C
+    # before a regular expression is made for it.
+    if not any(token[:n] + " " in text for n in range(1, 7)):
+        return False
+    return next(token_spans(text, token, spaced=True), None) is not None
 
 
 def grouped_runs(text: str) -> Iterator[tuple[int, int]]:
@@ -425,21 +440,24 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
         elif _introducible(value):
             introduced.setdefault(_key_of(value), value)
     candidates: dict[str, str] = {}
+    # Every identifier-shaped token holds a digit: only the lines that hold one are tokenised
+    # (about half of a session's messages; the others are prose).
+    said = "\n".join(line for line in messages.split("\n") if _DIGIT.search(line) is not None)
     parts: set[str] = set()
-    if " " in messages:
-        for start, end in grouped_runs(messages):
-            run = messages[start:end]
+    if " " in said:
+        for start, end in grouped_runs(said):
+            run = said[start:end]
             parts.update(run.split())
             key = _key_of(run)
             if key not in found:
                 candidates.setdefault(key, run)
-    for token in _utf8_tokens(messages.encode("ascii")):
+    for token in _utf8_tokens(said.encode("ascii")):
         if token in parts:
             continue  # a group of an identifier written in groups, not one by itself
         if token.isalpha() or token.isdigit():
-            # Most tokens: words and bare numbers, never identifier-shaped; a code in
-            # capitals or a long number may still be one a result's prose introduces.
-            if _introducible(token):
+            # Most tokens: words and bare numbers, never identifier-shaped; a long number
+            # may still be one a result's prose introduces.
+            if token.isdigit() and len(token) >= _INTRODUCED_DIGITS:
                 introduced.setdefault(_key_of(token), token)
             continue
         if identifier_shaped(token.strip("-")):
@@ -447,7 +465,12 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             key = _key_of(token)
             if key not in found:
                 candidates.setdefault(key, token)
-    said = messages
+    # Codes in capitals, from every line: in a copy where each capital reads ``A``, a word
+    # of capitals starts with a literal (a space and four of them) the engine jumps to.
+    marked = b" " + messages.encode("ascii").translate(_CAPITALS_BYTES)
+    for m in _CAPITALS_WORD.finditer(marked):
+        token = messages[m.start() : m.end() - 1]  # the copy is one longer, at its start
+        introduced.setdefault(_key_of(token), token)
     if "/" in said:  # tokens split at "/": an id joined by it (``CLM/2026/004431``) is cut out
         slashed = "\n".join(line for line in said.split("\n") if "/" in line)
         for token in _SLASHED.findall(slashed):
@@ -471,7 +494,7 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
 
 def _introducible(token: str) -> bool:
     """Whether a token of no identifier's shape may be one a result's prose introduces:
-    capitals (``QZKXMB``) or digits (``88412``), at least :data:`_INTRODUCED_MIN` of them."""
-    return len(token) >= _INTRODUCED_MIN and (
-        token.isdigit() or (token.isalpha() and token.isupper() and token.isascii())
-    )
+    capitals (``QZKXMB``) or digits (``88412``)."""
+    if token.isdigit():
+        return len(token) >= _INTRODUCED_DIGITS
+    return len(token) >= _INTRODUCED_CAPITALS and token.isalpha() and token.isupper()
