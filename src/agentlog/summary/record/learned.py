@@ -468,8 +468,8 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
     # Codes in capitals, from every line: in a copy where each capital reads ``A``, a word
     # of capitals starts with a literal (a space and four of them) the engine jumps to.
     marked = b" " + messages.encode("ascii").translate(_CAPITALS_BYTES)
-    for m in _CAPITALS_WORD.finditer(marked):
-        token = messages[m.start() : m.end() - 1]  # the copy is one longer, at its start
+    for word in _CAPITALS_WORD.finditer(marked):
+        token = messages[word.start() : word.end() - 1]  # the copy is one longer, at its start
         introduced.setdefault(_key_of(token), token)
     if "/" in said:  # tokens split at "/": an id joined by it (``CLM/2026/004431``) is cut out
         slashed = "\n".join(line for line in said.split("\n") if "/" in line)
