@@ -24,7 +24,10 @@ an identifier of the session when it is, in the rendered transcript:
    word in a result (``your booking reference is QZKXMB``, ``ticket no. 88412``), as a key
    would name it (not ``zip code 55802``), and in a message or a call's arguments.
 
-A card's last digits are named by their key too (``last4``, ``last_four_digits``).
+A card's last digits are named by their key too (``last4``, ``last_four_digits``). An
+identifier written in groups of capitals and digits (``DE89 3704 0044 0532 0130 00``, ``XQ
+9033`` under a key) is one identifier, keyed without its spaces and found in any grouping; digit
+runs joined by dots (``8517.62.0090``: three runs or more, six digits, no date) are one too.
 
 A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a leading ``#``
 allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
