@@ -440,15 +440,18 @@ class Evidence:
         message, when the session does not hold it): what a call or a tool could have been
         handed. Each word's first message is found once for the whole session."""
         if self._first_said is None:
-            self._first_said, self._before = {}, {}
-            count = 0
+            self._before = {}
+            said: list[str] = []
             for eid, lines in self._lines.items():  # in the transcript's order
-                self._before[eid] = count
-                for _, author, body in lines:
-                    if author == USER_AUTHOR:  # its words as written, in lower case
-                        for word in _LETTER_RUNS.findall(body.lower()):
-                            self._first_said.setdefault(word, count)
-                        count += 1
+                self._before[eid] = len(said)
+                said += [body for _, author, body in lines if author == USER_AUTHOR]
+            # Its words as written, in lower case, from the last message back: an earlier
+            # message's count replaces a later one's (one update in C per message, not a
+            # call per word).
+            self._first_said = {}
+            for count in range(len(said) - 1, -1, -1):
+                words = _LETTER_RUNS.findall(said[count].lower())
+                self._first_said.update(dict.fromkeys(words, count))
         first, before = self._first_said, self._before.get(event_id, 1 << 62)
         return lambda word: first.get(word, before) < before
 
