@@ -92,7 +92,8 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
         return None
     check_ids(session.app_name, session.user_id, session.id)
     state_delta = event.actions.state_delta
-    session_only = not any(_SCOPE_MARK in key for key in state_delta)
+    # One search of the keys joined (by a character no prefix holds) instead of one per key.
+    session_only = _SCOPE_MARK not in "\n".join(state_delta)
     stored = event if session_only else strip_temp(event)
     if stored.timestamp <= session.last_update_time:
         # The store is the clock of the log: it keeps timestamps strictly increasing.
@@ -108,7 +109,7 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     return AppendPlan(
         event=stored,
         # Most deltas hold session keys only: no scope to strip or route.
-        delta=ScopedDelta(session=dict(state_delta))
+        delta=ScopedDelta({}, {}, dict(state_delta), {})  # app, user, session, temp
         if session_only
         else split_delta(stored.actions.state_delta),
         expected_version=session.version,
