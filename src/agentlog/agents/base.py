@@ -108,12 +108,15 @@ class BaseAgent(ABC):
         **fields: Any,
     ) -> Event:
         """An event of this invocation, authored by this agent."""
+        if actions is not None:
+            fields["actions"] = actions
+        # Without actions the event's default is used: one shared empty ``EventActions``, not
+        # a new one validated for every event and draft.
         return Event(
             invocation_id=ctx.invocation_id,
             author=self.name,
             branch=self.path,
             content=content,
-            actions=actions if actions is not None else EventActions(),
             **fields,
         )
 
