@@ -98,7 +98,7 @@ def plain_money(text: str, money_key: Callable[[str], bool]) -> list[_scan.Entit
                 found.append(
                     _scan.Entity("money", "amount", text[b.start() : m.end()], key, b.start())
                 )
-    for sign in _scan._WORD_SIGNS:
+    for sign, _ in _scan._WORD_SIGNS:
         for m in re.finditer(re.escape(sign) + r"(?!\w)", text):
             b = _scan._BEFORE_CODE.search(text, max(0, m.start() - 24), m.start())
             key = _scan.amount_key(b[1]) if b is not None else None

@@ -301,10 +301,12 @@ _CODE_NAMES: Final = (
 """ISO 4217 codes of the most traded currencies (none an English word: no ``TRY``, ``ALL``)."""
 _SIGNS: Final = "$€£¥₹₩₽₺₴₪₫₦₱"
 """Currency signs, written before the amount (``€42,10``) or after it (``249,99 €``)."""
-_WIDE_SIGN: Final = re.compile("[" + _SIGNS[1:] + "]")
-_WORD_SIGNS: Final = ("zł", "kr", "Kč")
-"""Currency signs that are letters, written after the amount (``1 200,00 zł``, ``350 kr``)."""
-_ASCII_WORD_SIGNS: Final = tuple(sign for sign in _WORD_SIGNS if sign.isascii())
+_WIDE_SIGNS: Final = _SIGNS[1:]
+_FEW_WIDE: Final = 4096
+_WORD_SIGNS: Final = tuple((sign, ascii_copy(sign)) for sign in ("zł", "kr", "Kč"))
+"""Currency signs that are letters, written after the amount (``1 200,00 zł``, ``350 kr``),
+and how the ASCII copy shows them."""
+_ASCII_WORD_SIGNS: Final = tuple(pair for pair in _WORD_SIGNS if pair[0].isascii())
 _CODE_WORD: Final = re.compile("(?:" + "|".join(_CODE_NAMES) + r")(?!\w)")
 _DOLLARS: Final = re.compile(r"dollars(?!\w)")
 # A JSON number, or a numeric string short enough to be an amount (ten-digit ids are not).
@@ -341,6 +343,17 @@ def _code_amounts(text: str, codes: Iterable[re.Match[str]]) -> Iterator[Entity]
             yield Entity("money", "amount", text[start : max(n.end(), m.end())], key, start)
 
 
+def _wide_signs(text: str, scan: str) -> Iterator[int]:
+    """Where ``text`` (not ASCII) has a currency sign other than ``$``, in order."""
+    # Each sign is a character the ASCII copy shows as "?": where they are few (most
+    # transcripts: a few curly quotes or marks), looking at each costs less than a search
+    # per sign; a class first would test every position, slower than both.
+    if scan.count("?") <= _FEW_WIDE:
+        return (i for i in _find_all(scan, "?") if text[i] in _WIDE_SIGNS)
+    found = [i for sign in _WIDE_SIGNS if sign in text for i in _find_all(text, sign)]
+    return iter(sorted(found))
+
+
 def money_entities(
     text: str,
     money_key: Callable[[str], bool],
@@ -352,8 +365,8 @@ def money_entities(
     scan = ascii_copy(text) if scan is None else scan
     wide = not text.isascii()  # checked in C; only then can a sign but ``$`` occur
     signs = list(_find_all(scan, "$"))
-    if wide:  # one scan for the other signs (a class the engine tests in C)
-        signs.extend(m.start() for m in _WIDE_SIGN.finditer(text))
+    if wide:
+        signs.extend(_wide_signs(text, scan))
     for i in signs:
         n = _AFTER_SIGN.match(text, i + 1)
         key = amount_key(n[1]) if n is not None else None
@@ -365,8 +378,11 @@ def money_entities(
         if before is not None and key is not None:
             start = before.start()
             yield Entity("money", "amount", text[start : i + 1], key, start)
-    for sign in _WORD_SIGNS if wide else _ASCII_WORD_SIGNS:
-        for i in _find_all(text, sign):
+    for sign, shown in _WORD_SIGNS if wide else _ASCII_WORD_SIGNS:
+        # Searched in the ASCII copy (one byte a character: faster), as the copy shows it.
+        for i in _find_all(scan, shown):
+            if shown != sign and not text.startswith(sign, i):
+                continue
             end = i + len(sign)
             if end < len(text) and (text[end].isalnum() or text[end] == "_"):
                 continue

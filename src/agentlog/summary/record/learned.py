@@ -20,8 +20,8 @@ an identifier of the session when it is, in the rendered transcript:
 3. **identifier-shaped and in both a tool result and a message** (the customer's or an
    agent's text): an id the tools returned and the conversation names;
 4. **introduced by a tool result's prose and used by the conversation**: capitals or digits
-   (``QZKXMB``, ``88412``), which no shape makes an identifier, right after an identifier
-   word in a result (``your booking reference is QZKXMB``, ``ticket no. 88412``), as a key
+   (``QZKXMB``, ``884120``), which no shape makes an identifier, right after an identifier
+   word in a result (``your booking reference is QZKXMB``, ``ticket no. 884120``), as a key
    would name it (not ``zip code 55802``), and in a message or a call's arguments.
 
 A card's last digits are named by their key too (``last4``, ``last_four_digits``). An
@@ -147,10 +147,13 @@ _INTRODUCER: Final = re.compile(
 )
 """The end of prose that introduces an identifier: an identifier word (the keys' words, as
 prose), perhaps ``is`` and a ``:``, ``#`` or quote; the word before it, if any, in group 1."""
+_LINKS: Final = (" is", " was", " of")
+_ID_WORD_ENDS: Final = tuple(ID_KEY_WORDS)
 _INTRODUCED_CAPITALS: Final = 4
-_INTRODUCED_DIGITS: Final = 5
-"""Capitals or digits a token of the conversation needs to be checked by rule 4 (a year or
-a PIN of four digits is no identifier a record must keep)."""
+_INTRODUCED_DIGITS: Final = 6
+"""Capitals or digits a token of the conversation needs to be checked by rule 4: digits as
+many as a string an agent passes to a tool needs (rule 2); a year, a PIN, a zip code is no
+identifier a record must keep."""
 _CAPITALS_BYTES: Final = bytes(
     0x41
     if 0x41 <= c <= 0x5A
@@ -272,7 +275,7 @@ class LearnedIds:
         self.found = found
         self.candidates = candidates
         self.introduced = {} if introduced is None else introduced
-        """Tokens of the conversation of no identifier's shape (``QZKXMB``, ``88412``) that
+        """Tokens of the conversation of no identifier's shape (``QZKXMB``, ``884120``) that
         count if a tool result's prose introduces one as an identifier (rule 4)."""
         self._results = results  # the tool results' lines, lower-cased
 
@@ -377,9 +380,16 @@ def squeezed(value: str) -> str:
 
 def introduced_in(text: str, token: str) -> bool:
     """Whether lower-cased ``text`` names ``token`` right after a word that says an identifier
-    follows (``your booking reference is qzkxmb``, ``ticket no. 88412``, ``code: 4821``), not
+    follows (``your booking reference is qzkxmb``, ``ticket no. 884120``, ``code: 482100``), not
     after an attribute's (``zip code 55802``)."""
     for start in token_starts(text, token):
+        # The regular expression tries every place of its window: only where the words
+        # before the token end as an introducer's may (two string methods in C).
+        before = text[max(0, start - 16) : start].rstrip(" :#=\"'(")
+        if before.endswith(_LINKS):
+            before = before[: before.rindex(" ")]
+        if not before.rstrip(".").endswith(_ID_WORD_ENDS):
+            continue
         m = _INTRODUCER.search(text, max(0, start - 48), start)
         if m is not None and m[1] not in NOT_ID_KEY_WORDS:
             return True
@@ -497,7 +507,7 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
 
 def _introducible(token: str) -> bool:
     """Whether a token of no identifier's shape may be one a result's prose introduces:
-    capitals (``QZKXMB``) or digits (``88412``)."""
+    capitals (``QZKXMB``) or digits (``884120``)."""
     if token.isdigit():
         return len(token) >= _INTRODUCED_DIGITS
     return len(token) >= _INTRODUCED_CAPITALS and token.isalpha() and token.isupper()
