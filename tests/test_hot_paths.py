@@ -24,3 +24,40 @@ def test_ulid_encoding_is_crockford_base32_of_26_digits() -> None:
         assert _encode(value) == _reference_encode(value), value
     assert _encode(0) == "0" * 26
     assert _encode((1 << 128) - 1) == "7" + "Z" * 25
+
+
+def test_an_unchecked_model_equals_and_dumps_as_the_validated_one() -> None:
+    from agentlog.events import Content, Event, Part, Usage, unchecked
+
+    content = unchecked(Content, role="model", parts=(unchecked(Part, text="so far"),))
+    validated = Content(role="model", parts=(Part(text="so far"),))
+    assert content == validated
+    assert content.model_dump_json() == validated.model_dump_json()
+    assert content.model_fields_set == validated.model_fields_set
+
+    fields = {"invocation_id": "inv-1", "author": "desk", "branch": "desk", "model": "m"}
+    draft = unchecked(Event, content=content, partial=True, usage=Usage(), **fields)
+    made = Event(content=content, partial=True, usage=Usage(), **fields)
+    # The factories' fields are made anew, in their place among the fields.
+    assert draft.id < made.id  # made first
+    assert draft.timestamp <= made.timestamp
+    assert list(draft.__dict__) == list(made.__dict__)
+    same = {"id": made.id, "timestamp": made.timestamp}
+    assert draft.model_copy(update=same) == made
+    assert draft.model_dump_json(exclude=set(same)) == made.model_dump_json(exclude=set(same))
+    assert draft.model_fields_set == made.model_fields_set
+
+
+async def test_scripted_drafts_equal_validated_drafts() -> None:
+    from agentlog.events import Content, Part
+    from agentlog.models.base import LlmRequest
+    from agentlog.models.scripted import ScriptedLlm
+
+    text = "A text streamed in drafts of twelve characters, ünïcode too."
+    model = ScriptedLlm([ScriptedLlm.text(text)])
+    responses = [r async for r in model.generate(LlmRequest(model="scripted"), stream=True)]
+    drafts = [r for r in responses if r.partial]
+    assert [d.content for d in drafts] == [
+        Content(role="model", parts=(Part(text=text[:end]),)) for end in range(12, len(text), 12)
+    ]
+    assert responses[-1].content == Content(role="model", parts=(Part(text=text),))

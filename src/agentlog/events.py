@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Final, Literal, Self, get_args
+from typing import Annotated, Any, ClassVar, Final, Literal, Self, TypeVar, get_args
 
 from pydantic import (
     AfterValidator,
@@ -108,6 +108,38 @@ class _Frozen(BaseModel):
             name for name, f in fields if name not in _JSON_FIELDS and _holds(f.annotation, _is_str)
         )
         cls._model_fields = tuple(name for name, f in fields if _holds(f.annotation, _is_model))
+        cls._template = {name: f.default for name, f in fields}
+        cls._factories = tuple(
+            (name, f.default_factory)  # type: ignore[misc]
+            for name, f in fields
+            if f.default_factory is not None
+        )
+
+    _template: ClassVar[dict[str, Any]] = {}
+    """Every field, in order, at its default (a factory's field at pydantic's placeholder)."""
+    _factories: ClassVar[tuple[tuple[str, Callable[[], Any]], ...]] = ()
+
+
+_FrozenT = TypeVar("_FrozenT", bound=_Frozen)
+_set_attribute = object.__setattr__
+
+
+def unchecked(cls: type[_FrozenT], /, **fields: Any) -> _FrozenT:
+    """A ``cls`` of values that are already of their fields' types and already checked, made
+    without validating them again: for drafts (a partial response, a partial event), which
+    are never stored, and are made a dozen times a turn. The value equals, and dumps as, the
+    one ``cls(**fields)`` makes; anything stored is made by ``cls(...)``, validated."""
+    model = cls.__new__(cls)
+    values = dict(cls._template)  # every field, in pydantic's order
+    values.update(fields)
+    for name, factory in cls._factories:
+        if name not in fields:
+            values[name] = factory()
+    _set_attribute(model, "__dict__", values)
+    _set_attribute(model, "__pydantic_fields_set__", set(fields))
+    _set_attribute(model, "__pydantic_extra__", None)
+    _set_attribute(model, "__pydantic_private__", None)
+    return model
 
 
 def _check_strings(model: _Frozen, prefix: str, given: Mapping[str, Any] | None = None) -> None:

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 
 from agentlog import tracing
 from agentlog.context import CallbackContext, InvocationContext
-from agentlog.events import Content, Event, EventActions
+from agentlog.events import Content, Event, EventActions, unchecked
 
 __all__ = ["AgentCallback", "BaseAgent"]
 
@@ -118,6 +118,22 @@ class BaseAgent(ABC):
             branch=self.path,
             content=content,
             **fields,
+        )
+
+    def new_draft(
+        self, ctx: InvocationContext, content: Content | None, model: str | None
+    ) -> Event:
+        """A partial event of this agent's: a model's draft, never stored. Made of values
+        already checked (the model's response holds them) without validating them again: a
+        turn streams a dozen of them (:func:`agentlog.events.unchecked`)."""
+        return unchecked(
+            Event,
+            invocation_id=ctx.invocation_id,
+            author=self.name,
+            branch=self.path,
+            content=content,
+            partial=True,
+            model=model,
         )
 
     def run_async(self, ctx: InvocationContext) -> AsyncIterator[Event]:

@@ -296,9 +296,7 @@ class LlmAgent(BaseAgent):
                 try:
                     async for item in call.stream(self.model.generate(request, stream=stream)):
                         if item.partial:
-                            yield self.new_event(
-                                ctx, content=item.content, partial=True, model=item.model
-                            )
+                            yield self.new_draft(ctx, item.content, item.model)
                         else:
                             response = item
                 except ModelError as exc:

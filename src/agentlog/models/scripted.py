@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 from agentlog.errors import AgentlogError
-from agentlog.events import Content, ErrorCode, FunctionCall, Part, Usage
+from agentlog.events import Content, ErrorCode, FunctionCall, Part, Usage, unchecked
 from agentlog.models._stream import new_call_id
 from agentlog.models.base import LlmRequest, LlmResponse, ModelError
 
@@ -98,8 +98,10 @@ class ScriptedLlm:
         if stream and response.content is not None and response.error_code is None:
             text = "".join(p.text for p in response.content.parts if p.text is not None)
             for end in range(self._chunk_size, len(text), self._chunk_size):
+                # The start of a checked text is checked: the draft's content is made as is.
+                part = unchecked(Part, text=text[:end])
                 yield LlmResponse(
-                    content=Content(role="model", parts=(Part(text=text[:end]),)),
+                    content=unchecked(Content, role="model", parts=(part,)),
                     partial=True,
                     model=response.model,
                 )
