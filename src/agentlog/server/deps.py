@@ -116,7 +116,6 @@ _UNAUTHORIZED = HTTPException(
 
 async def authenticate(
     request: Request,
-    server: ServerDep,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     header_key: Annotated[str | None, Depends(_header)],
 ) -> Caller:
@@ -125,8 +124,10 @@ async def authenticate(
     With no keys configured, every loopback client is the one local user. (This and the
     other dependencies here are ``async``, though they never wait: FastAPI runs a plain
     ``def`` dependency on a worker thread, a hand-over that cost more than the request's
-    routing, on every request.)
+    routing, on every request. The server is read from the app, not taken as a dependency:
+    FastAPI solves a cached dependency again, for each that takes it, before its cache.)
     """
+    server: Server = request.app.state.agentlog
     if server.keys.local:
         client = request.client.host if request.client else None
         if not is_loopback(client):
