@@ -61,3 +61,29 @@ async def test_scripted_drafts_equal_validated_drafts() -> None:
         Content(role="model", parts=(Part(text=text[:end]),)) for end in range(12, len(text), 12)
     ]
     assert responses[-1].content == Content(role="model", parts=(Part(text=text),))
+
+
+def test_the_transfer_tool_is_declared_once_per_set_of_targets() -> None:
+    from agentlog.agents.transfer import TransferToAgentTool
+    from agentlog.models.base import ToolDeclaration
+
+    first = TransferToAgentTool(["refunds", "desk"]).declaration()
+    assert TransferToAgentTool(("refunds", "desk")).declaration() is first
+    assert first == ToolDeclaration(
+        name="transfer_to_agent",
+        description="Hand the conversation to another agent, named by agent_name.",
+        parameters={
+            "type": "object",
+            "properties": {
+                "agent_name": {
+                    "type": "string",
+                    "enum": ["refunds", "desk"],
+                    "description": "The agent to hand over to.",
+                }
+            },
+            "required": ["agent_name"],
+        },
+    )
+    other = TransferToAgentTool(["desk"]).declaration()
+    assert other is not first
+    assert list(other.parameters["properties"]["agent_name"]["enum"]) == ["desk"]

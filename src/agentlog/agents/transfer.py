@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -45,21 +46,7 @@ class TransferToAgentTool(BaseTool):
 
     def declaration(self) -> ToolDeclaration:
         """One parameter, ``agent_name``, limited to the reachable agents."""
-        return ToolDeclaration(
-            name=self.name,
-            description=self.description,
-            parameters={
-                "type": "object",
-                "properties": {
-                    "agent_name": {
-                        "type": "string",
-                        "enum": self.agent_names,
-                        "description": "The agent to hand over to.",
-                    }
-                },
-                "required": ["agent_name"],
-            },
-        )
+        return _declaration(self.name, self.description, tuple(self.agent_names))
 
     async def run(self, args: Mapping[str, Any], tool_context: ToolContext) -> Any:
         """Record the transfer. Whether the agent may reach it is checked where every
@@ -69,3 +56,24 @@ class TransferToAgentTool(BaseTool):
             raise ToolArgumentsError("agent_name must be the name of an agent")
         tool_context.transfer_to_agent = name
         return {"transferred_to": name}
+
+
+@functools.lru_cache(maxsize=256)
+def _declaration(name: str, description: str, agent_names: tuple[str, ...]) -> ToolDeclaration:
+    # A frozen value, made once per set of targets: every model request of an agent with
+    # targets declares the tool, and validating its schema anew cost more than the rest.
+    return ToolDeclaration(
+        name=name,
+        description=description,
+        parameters={
+            "type": "object",
+            "properties": {
+                "agent_name": {
+                    "type": "string",
+                    "enum": list(agent_names),
+                    "description": "The agent to hand over to.",
+                }
+            },
+            "required": ["agent_name"],
+        },
+    )

@@ -87,14 +87,16 @@ class ScriptedLlm:
         if isinstance(step, ModelError):
             raise step
         response = step(request) if callable(step) else step
+        update: dict[str, Any] = {}
         if response.usage is None:
-            usage = Usage(
+            update["usage"] = Usage(
                 input_tokens=request.prompt_chars() // 4,
                 output_tokens=_response_chars(response) // 4,
             )
-            response = response.model_copy(update={"usage": usage})
         if response.model is None:
-            response = response.model_copy(update={"model": self._model})
+            update["model"] = self._model
+        if update:  # one copy for both
+            response = response.model_copy(update=update)
         if stream and response.content is not None and response.error_code is None:
             text = "".join(p.text for p in response.content.parts if p.text is not None)
             for end in range(self._chunk_size, len(text), self._chunk_size):
