@@ -302,7 +302,6 @@ _CODE_NAMES: Final = (
 _SIGNS: Final = "$€£¥₹₩₽₺₴₪₫₦₱"
 """Currency signs, written before the amount (``€42,10``) or after it (``249,99 €``)."""
 _WIDE_SIGNS: Final = _SIGNS[1:]
-_FEW_WIDE: Final = 4096
 _WORD_SIGNS: Final = tuple((sign, ascii_copy(sign)) for sign in ("zł", "kr", "Kč"))
 """Currency signs that are letters, written after the amount (``1 200,00 zł``, ``350 kr``),
 and how the ASCII copy shows them."""
@@ -343,15 +342,11 @@ def _code_amounts(text: str, codes: Iterable[re.Match[str]]) -> Iterator[Entity]
             yield Entity("money", "amount", text[start : max(n.end(), m.end())], key, start)
 
 
-def _wide_signs(text: str, scan: str) -> Iterator[int]:
+def _wide_signs(text: str) -> list[int]:
     """Where ``text`` (not ASCII) has a currency sign other than ``$``, in order."""
-    # Each sign is a character the ASCII copy shows as "?": where they are few (most
-    # transcripts: a few curly quotes or marks), looking at each costs less than a search
-    # per sign; a class first would test every position, slower than both.
-    if scan.count("?") <= _FEW_WIDE:
-        return (i for i in _find_all(scan, "?") if text[i] in _WIDE_SIGNS)
-    found = [i for sign in _WIDE_SIGNS if sign in text for i in _find_all(text, sign)]
-    return iter(sorted(found))
+    # A search per sign, in C, costs less than a class (which tests every position) or a
+    # look at each character the ASCII copy shows as "?".
+    return sorted(i for sign in _WIDE_SIGNS if sign in text for i in _find_all(text, sign))
 
 
 def money_entities(
@@ -366,7 +361,7 @@ def money_entities(
     wide = not text.isascii()  # checked in C; only then can a sign but ``$`` occur
     signs = list(_find_all(scan, "$"))
     if wide:
-        signs.extend(_wide_signs(text, scan))
+        signs.extend(_wide_signs(text))
     for i in signs:
         n = _AFTER_SIGN.match(text, i + 1)
         key = amount_key(n[1]) if n is not None else None

@@ -271,6 +271,7 @@ class LearnedIds:
         candidates: dict[str, str],
         results: str,
         introduced: dict[str, str] | None = None,
+        cased: str | None = None,
     ) -> None:
         self.found = found
         self.candidates = candidates
@@ -278,6 +279,7 @@ class LearnedIds:
         """Tokens of the conversation of no identifier's shape (``QZKXMB``, ``884120``) that
         count if a tool result's prose introduces one as an identifier (rule 4)."""
         self._results = results  # the tool results' lines, lower-cased
+        self._cased = results if cased is None else cased  # and as written
 
     def resolve(self, keys: Iterable[str] | None = None) -> dict[str, str]:
         """Every learned identifier (``keys=None``), or only those among ``keys``."""
@@ -293,7 +295,7 @@ class LearnedIds:
                     self.found.setdefault(key, text)
                 continue
             text = self.introduced.pop(key)
-            if introduced_in(self._results, key[3:]):
+            if introduced_in(self._cased, text):
                 self.found.setdefault(key, text)
         if keys is None:
             return self.found
@@ -379,18 +381,20 @@ def squeezed(value: str) -> str:
 
 
 def introduced_in(text: str, token: str) -> bool:
-    """Whether lower-cased ``text`` names ``token`` right after a word that says an identifier
-    follows (``your booking reference is qzkxmb``, ``ticket no. 884120``, ``code: 482100``), not
-    after an attribute's (``zip code 55802``)."""
+    """Whether ``text`` names ``token`` as written (a code in capitals in capitals) right
+    after a word that says an identifier follows (``your booking reference is QZKXMB``,
+    ``ticket no. 884120``, ``code: 482100``), not after an attribute's (``zip code
+    558020``)."""
     for start in token_starts(text, token):
         # The regular expression tries every place of its window: only where the words
-        # before the token end as an introducer's may (two string methods in C).
-        before = text[max(0, start - 16) : start].rstrip(" :#=\"'(")
+        # before the token end as an introducer's may (string methods in C).
+        before = text[max(0, start - 16) : start].lower().rstrip(" :#=\"'(")
         if before.endswith(_LINKS):
             before = before[: before.rindex(" ")]
         if not before.rstrip(".").endswith(_ID_WORD_ENDS):
             continue
-        m = _INTRODUCER.search(text, max(0, start - 48), start)
+        window = text[max(0, start - 48) : start].lower()
+        m = _INTRODUCER.search(window)
         if m is not None and m[1] not in NOT_ID_KEY_WORDS:
             return True
     return False
@@ -502,7 +506,9 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
                     candidates.setdefault(key, token)
     for key in [k for k in introduced if k in found or k in candidates]:
         del introduced[key]
-    return LearnedIds(found, candidates, lowered[len(calls) + 1 :], introduced)
+    return LearnedIds(
+        found, candidates, lowered[len(calls) + 1 :], introduced, tools[len(calls) + 1 :]
+    )
 
 
 def _introducible(token: str) -> bool:
