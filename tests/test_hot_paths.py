@@ -87,3 +87,20 @@ def test_the_transfer_tool_is_declared_once_per_set_of_targets() -> None:
     other = TransferToAgentTool(["desk"]).declaration()
     assert other is not first
     assert list(other.parameters["properties"]["agent_name"]["enum"]) == ["desk"]
+
+
+def test_an_event_with_the_shared_empty_actions_is_stored_as_one_with_new_empty_actions() -> None:
+    from agentlog.events import Content, Event, EventActions
+    from agentlog.sessions.codec import encode_event
+
+    fields = {"id": "01J0000000000000000000000A", "timestamp": 1.0, "invocation_id": "inv-1"}
+    content = Content.from_text("Done.", role="model")
+    shared = Event(author="desk", content=content, **fields)
+    made = Event(
+        author="desk",
+        content=content,
+        actions=EventActions(state_delta={}, artifact_delta={}),
+        **fields,
+    )
+    assert shared == made
+    assert encode_event(shared) == encode_event(made)

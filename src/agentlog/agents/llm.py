@@ -250,11 +250,15 @@ class LlmAgent(BaseAgent):
             delta[self.output_key] = (
                 attempt.parsed if self.output_schema is not None else response_text(response)
             )
+        artifact_delta = callback_context.actions_artifact_delta
         event = self.new_event(
             ctx,
             content=response.content,
-            actions=EventActions(
-                state_delta=delta, artifact_delta=callback_context.actions_artifact_delta
+            # Nothing to record: the shared empty actions (None), not a new one validated.
+            actions=(
+                EventActions(state_delta=delta, artifact_delta=artifact_delta)
+                if delta or artifact_delta
+                else None
             ),
             usage=response.usage,
             model=response.model,

@@ -46,15 +46,21 @@ class RefundDeskModel:
         """The name recorded on events."""
         return "scripted-refund-desk"
 
-    async def generate(
-        self, request: LlmRequest, *, stream: bool = False
-    ) -> AsyncIterator[LlmResponse]:
+    def generate(self, request: LlmRequest, *, stream: bool = False) -> AsyncIterator[LlmResponse]:
         """The script's step for this request."""
         script = ScriptedLlm([_reply(request)], model=self.model, chunk_size=self._chunk_size)
-        async for response in script.generate(request, stream=stream):
-            if self._delay_s:
-                await asyncio.sleep(self._delay_s)
-            yield response
+        responses = script.generate(request, stream=stream)
+        # Without a delay the script's own stream, not one more generator every draft
+        # passes through.
+        return _delayed(responses, self._delay_s) if self._delay_s else responses
+
+
+async def _delayed(
+    responses: AsyncIterator[LlmResponse], delay_s: float
+) -> AsyncIterator[LlmResponse]:
+    async for response in responses:
+        await asyncio.sleep(delay_s)
+        yield response
 
 
 def refund_desk(model: BaseLlm | None = None) -> LlmAgent:
