@@ -11,6 +11,7 @@ from agentlog.summary.record._groups import about, may_group, record_lists, two_
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._scan import amount_key, date_entities
 from agentlog.summary.record._words import forms, letters_of
+from agentlog.summary.record.binding import Payload, read_payload
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
 from agentlog.summary.record.learned import holds_token
 from agentlog.summary.record.schema import Provenance
@@ -47,8 +48,8 @@ class Unit:
     """
 
     __slots__ = ("_amounts", "_apart", "_asked", "_dates", "_digits", "_echo", "_folded",
-                 "_groups", "_in_groups", "_letters", "_lists", "_own", "_payload", "_scoped",
-                 "_source", "_tokens", "_whole", "_words", "full", "link", "text",
+                 "_groups", "_in_groups", "_leaves", "_letters", "_lists", "_own", "_payload",
+                 "_scoped", "_source", "_tokens", "_whole", "_words", "full", "link", "text",
                  "tier")  # fmt: skip
 
     def __init__(
@@ -70,6 +71,7 @@ class Unit:
         item that says the agent made that call with them (one word of each set named)."""
         self._payload = payload
         self._source = payload
+        self._leaves: Payload | None = None
         self._groups: dict[int, list[str]] | None = None
         self._apart: dict[tuple[str, ...], _Apart] | None = None
         self._in_groups: set[str] | None = None
@@ -94,6 +96,12 @@ class Unit:
 
     def __repr__(self) -> str:
         return f"Unit({self.tier!r}, {self.text[:40]!r})"
+
+    def leaves(self) -> Payload | None:
+        """The unit's tool payload read as leaves (:mod:`.binding`), ``None`` without one."""
+        if self._leaves is None and self._source is not None:
+            self._leaves = read_payload(*self._source)
+        return self._leaves
 
     def expand(self) -> bool:
         """Read the whole payload of a unit shown cut short; whether there was more to read."""

@@ -93,6 +93,7 @@ from typing import Final
 from agentlog.events import Event
 from agentlog.summary.record._fold import casefold_utf8
 from agentlog.summary.record._words import CONDITIONAL, content_words, forms, word_set
+from agentlog.summary.record.binding import binds, numbers_of
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
@@ -209,7 +210,10 @@ def _supported(
     if not chosen:
         return False
     if not entities:
-        return bool(words) and any(not u.unsaid(list(words)) for u in chosen)
+        return bool(words) and any(
+            not u.unsaid(list(words)) and _bound(words, text, (), [u], tiers == _EVIDENCE)
+            for u in chosen
+        )
     found: dict[Unit, None] = {}
     for holders in held:
         mine = [u for u in holders if u.tier in tiers]
@@ -240,9 +244,43 @@ def _supported(
     pieces = _CLAUSE.split(text)
     if len(pieces) > 1 and not all(_clause_held(p, entities, chosen, evidence) for p in pieces):
         return False
-    if not any(u.may_group() for u in anchored):
+    if any(u.may_group() for u in anchored) and not all(
+        _one_record(c, anchored, entities) for c in _clauses(pieces, entities)
+    ):
+        return False
+    return _bound(words, text, entities, anchored)
+
+
+_TOKENS: Final = re.compile(r"\S*[\d@_#/]\S*")
+
+
+def _bound(
+    words: set[str],
+    text: str,
+    entities: Sequence[Entity],
+    units: Sequence[Unit],
+    check: bool = True,
+) -> bool:
+    """Whether the payloads of ``units`` say the item's words of what it names
+    (:mod:`.binding`): a state of the exchange beside the refund is not the refund's."""
+    if not check:
         return True
-    return all(_one_record(c, anchored, entities) for c in _clauses(pieces, entities))
+    payloads = [p for p in (u.leaves() for u in units) if p is not None]
+    if not payloads:
+        return True
+    bare = [u for u in units if u.leaves() is None]
+    ids = [e.key[3:] for e in entities if e.kind == "id"]
+    # A word met only inside a token with digits or marks (an e-mail, ``PET-4471``) is that
+    # token's letters, not a word the item says.
+    said = words & content_words(_TOKENS.sub(" ", text))
+    return binds(
+        said,
+        content_words(text),
+        ids,
+        numbers_of(text),
+        payloads,
+        lambda word: any(not u.unsaid([word]) for u in bare),
+    )
 
 
 def _connected(
