@@ -397,3 +397,33 @@ async def test_the_background_task_runs_off_the_request_path() -> None:
     assert await store.get(app_name="desk", user_id="ana", session_id="idle") is None
     await background.stop()
     assert not background.running
+
+
+@pytest.mark.parametrize("steps", range(6))
+async def test_stop_is_not_lost_to_a_wake_arriving_with_it(steps: int) -> None:
+    """``stop`` cancels the loop even when its wait for a wake ends in the same moment:
+    Python 3.11's ``asyncio.wait_for`` returned the woken wait's result instead of raising
+    the cancellation, and the loop went back to sleep for ``poll_interval`` (an hour here)
+    with ``stop`` awaiting it. The session ended before the loop's first scan, so the wake is
+    still set when that scan ends; ``steps`` turns of the event loop after the summary is
+    stored find the moment the loop's wait is woken."""
+    sessions = InMemorySessionService()
+    await make_sessions(sessions)
+    store = InMemorySummaryStore()
+    background = BackgroundSummarizer(
+        ExtractiveSummarizer(), session_service=sessions, store=store, app_name="desk",
+        idle_after=10**9, poll_interval=3600,
+    )  # fmt: skip
+    await background.start()
+    background.mark_ended(user_id="ana", session_id="busy")
+    for _ in range(10_000):
+        if await store.get(app_name="desk", user_id="ana", session_id="busy") is not None:
+            break
+        await asyncio.sleep(0)
+    for _ in range(steps):
+        await asyncio.sleep(0)
+    stopping = asyncio.ensure_future(background.stop())
+    done, _ = await asyncio.wait({stopping}, timeout=5)
+    stopping.cancel()
+    assert done, "stop() is still waiting for the loop"
+    assert not background.running

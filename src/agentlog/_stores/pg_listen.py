@@ -52,6 +52,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
 from agentlog._stores.postgres import redact
+from agentlog._tasks import cancel_and_wait
 from agentlog.logs import get_logger
 
 __all__ = [
@@ -283,9 +284,7 @@ class PgListener:
         """Stop listening and close the connection."""
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
 
     async def _run(self) -> None:
         pause = self._first_pause_s

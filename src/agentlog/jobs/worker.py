@@ -13,8 +13,8 @@ the summary store's ``put_once`` keeps its result once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
+from agentlog._tasks import cancel_and_wait
 from agentlog.jobs._deps import ConnectorException
 from agentlog.jobs.compactions import (
     COMPACTION_CONTEXT_KEY,
@@ -93,6 +93,4 @@ async def run_worker(
             install_signal_handlers=install_signal_handlers,
         )
     finally:
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
+        await cancel_and_wait(sweeper)

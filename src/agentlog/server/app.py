@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from agentlog import __version__
+from agentlog._tasks import cancel_and_wait
 from agentlog.logs import get_logger
 from agentlog.runner import Runner
 from agentlog.server import health
@@ -149,9 +150,7 @@ def create_app(
             if background is not None:
                 await background.stop()
             if watcher is not None:
-                watcher.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await watcher
+                await cancel_and_wait(watcher)
             await server.hub.shutdown(shutdown_grace_s)
             try:
                 await asyncio.wait_for(server.runner.wait_for_compactions(), shutdown_grace_s)

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from agentlog._tasks import cancel_and_wait
 from agentlog.errors import SessionNotFoundError
 from agentlog.logs import get_logger
 from agentlog.sessions.base import Session, SessionService
@@ -110,9 +111,7 @@ class BackgroundSummarizer:
         """Stop the task, cancelling a summary in flight (it is taken again on the next start)."""
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
 
     async def _loop(self) -> None:
         while True:
@@ -122,8 +121,11 @@ class BackgroundSummarizer:
                 raise
             except Exception:
                 logger.exception("background summary scan failed; retrying next interval")
+            # ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` returns the
+            # wait's result when a cancellation meets a wake-up, and the loop slept on.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.poll_interval)
+                async with asyncio.timeout(self.poll_interval):
+                    await self._wake.wait()
             self._wake.clear()
 
     async def run_once(self) -> list[StoredSummary]:
