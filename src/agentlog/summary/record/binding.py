@@ -37,9 +37,10 @@ The rules are about English keys and JSON structure, never about a domain's voca
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from functools import lru_cache
+from typing import Any, Final, NamedTuple
 
 from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._words import content_words, forms
@@ -60,22 +61,20 @@ _MAX_LEAVES: Final = 4000
 _MAX_DEPTH: Final = 12
 _NUMBER: Final = re.compile(r"(?<![\w#/-])\d(?:[\d,.']*\d)?(?![\w/-])")
 """A number standing alone (not the digits of ``RUN-AERO-10`` or ``#W4418250``)."""
+_NONE: Final[frozenset[str]] = frozenset()
 _CAMEL: Final = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _ID_SHAPE: Final = re.compile(r"(?=[^\s]*\d)[^\s]{3,64}")
 """A string value that reads as an identifier: one token of 3 to 64 characters with a digit."""
 
 
-@dataclass(frozen=True, slots=True)
-class Leaf:
+class Leaf(NamedTuple):
     """One scalar of a payload: the words it states and what it states them of."""
 
     states: frozenset[str]
     """The words the leaf says are so: a short string value's words, or, for a value of
-    ``true``, a number or an identifier, the key's own words."""
+    ``true``, the key's own words (a number or an identifier states none)."""
     subject: frozenset[str]
     """The words naming what it says them of (key path words, generic and naming words out)."""
-    subject_ids: frozenset[str]
-    """The identifiers (lower case) of the object it says them of."""
     top: bool
     """Whether it is said of the payload as a whole (a leaf of the top object, not of a key)."""
     field: frozenset[str]
@@ -84,8 +83,6 @@ class Leaf:
     """A word value's words (empty for any other value)."""
     amount: str | None
     """A number value as an amount key (``money:12.50``)."""
-    key: frozenset[str]
-    """The leaf's key words, as written."""
     value: str
     """A word value in lower case (empty for any other value)."""
     member: bool = False
@@ -97,95 +94,142 @@ def numbers_of(text: str) -> frozenset[str]:
     return frozenset(k for k in map(amount_key, _NUMBER.findall(text)) if k is not None)
 
 
+@lru_cache(maxsize=8192)
 def _key_words(key: str) -> frozenset[str]:
     return frozenset(content_words(_CAMEL.sub(" ", key)))
 
 
-def _object_ids(node: dict[str, Any]) -> frozenset[str]:
-    return frozenset(
-        v.lower().lstrip("#")
-        for v in node.values()
-        if isinstance(v, str) and _ID_SHAPE.fullmatch(v) is not None
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Payload:
-    """A tool call's arguments or a result, read as leaves, for :func:`binds`."""
+    """A tool call's arguments or a result, read as leaves and indexed, for :func:`binds`."""
 
     tool: frozenset[str]
     """The tool name's words: what the whole payload is about."""
     leaves: tuple[Leaf, ...]
     keys: frozenset[str]
     """Every key word of the payload, at any depth."""
+    stating: dict[str, tuple[Leaf, ...]]
+    """The leaves stating each word."""
+    fields: dict[frozenset[str], tuple[Leaf, ...]]
+    """The leaves of each field name (a key that names a thing)."""
+    states: tuple[Leaf, ...]
+    """The leaves of a field or object whose value is a short word state (:func:`_is_state`),
+    list members aside."""
+    amounts: frozenset[str]
+    """Every number the payload holds, as an amount key."""
 
 
 def read_payload(tool: str, payload: Any) -> Payload:
     """The leaves of a JSON-like ``payload`` (mappings, lists and scalars) of tool ``tool``."""
     keys: set[str] = set()
     found: list[Leaf] = []
-    for leaf in _walk(payload, (), frozenset(), 0, keys):
-        found.append(leaf)
-        if len(found) >= _MAX_LEAVES:
-            break
-    return Payload(_key_words(tool), tuple(found), frozenset(keys))
+    _walk(payload, frozenset(), None, 0, keys, found)
+    stating: dict[str, list[Leaf]] = {}
+    fields: dict[frozenset[str], list[Leaf]] = {}
+    for leaf in found:
+        for word in leaf.states:
+            stating.setdefault(word, []).append(leaf)
+        if leaf.field:
+            fields.setdefault(leaf.field, []).append(leaf)
+    return Payload(
+        _key_words(tool),
+        tuple(found),
+        frozenset(keys),
+        {w: tuple(ls) for w, ls in stating.items()},
+        {f: tuple(ls) for f, ls in fields.items()},
+        tuple(leaf for leaf in found if not leaf.member and _is_state(leaf)),
+        frozenset(leaf.amount for leaf in found if leaf.amount is not None),
+    )
 
 
 def _walk(
-    node: Any, path: tuple[frozenset[str], ...], ids: frozenset[str], depth: int, keys: set[str]
-) -> Iterator[Leaf]:
-    if depth > _MAX_DEPTH:
+    node: Any,
+    above: frozenset[str],
+    last: frozenset[str] | None,
+    depth: int,
+    keys: set[str],
+    found: list[Leaf],
+) -> None:
+    """Append the leaves of ``node`` to ``found``: ``above`` is the words of the keys over it
+    (generic and naming words out), ``last`` the key words of the list holding it, if any."""
+    if depth > _MAX_DEPTH or len(found) >= _MAX_LEAVES:
         return
+    top = depth == 0
     if isinstance(node, dict):
-        own = ids | _object_ids(node)  # a part of order A-1001 is about A-1001
         for key, value in node.items():
-            words = _key_words(str(key))
+            words, naming, field, generic = _key_info(key if isinstance(key, str) else str(key))
             keys.update(words)
             if isinstance(value, dict | list | tuple):
-                yield from _walk(value, (*path, words), own, depth + 1, keys)
+                _walk(value, above | naming, words, depth + 1, keys, found)
             else:
-                yield from _leaf(words, value, path, own)
+                _leaf(words, field, generic, value, above, top, found)
     elif isinstance(node, list | tuple):
         for value in node:
             if isinstance(value, dict | list | tuple):
-                yield from _walk(value, path, ids, depth + 1, keys)
-            elif isinstance(value, str) and path:  # "covers": ["leaks"]: a member of "covers"
-                yield from _member(path, value)
+                _walk(value, above, None, depth + 1, keys, found)
+            elif isinstance(value, str) and last is not None:
+                _member(above, value, found)  # "covers": ["leaks"]: a member of "covers"
             else:
-                yield from _leaf(frozenset(), value, path, ids)
+                _leaf(_NONE, _NONE, True, value, above, top, found)
+
+
+@lru_cache(maxsize=8192)
+def _key_info(key: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], bool]:
+    """A key's words; those naming a thing (generic and naming words out); its field name
+    (empty for a generic key); whether it is generic."""
+    words = _key_words(key)
+    generic = not words or not words.isdisjoint(_GENERIC)
+    naming = words - _GENERIC - _NAME_WORDS
+    return words, naming, (_NONE if generic else words - _NAME_WORDS), generic
 
 
 def _leaf(
-    key: frozenset[str], value: Any, path: tuple[frozenset[str], ...], ids: frozenset[str]
-) -> Iterator[Leaf]:
-    above = frozenset().union(*path) - _GENERIC - _NAME_WORDS
-    generic = not key or not key.isdisjoint(_GENERIC)
-    field = frozenset() if generic else key - _NAME_WORDS
-    if isinstance(value, bool):
-        if value:  # "refund_approved": true states its key of its object
-            yield Leaf(key - _NAME_WORDS, above, ids, not path, field, frozenset(), None, key, "")
-        return
-    if isinstance(value, int | float):  # a field's name and its value: it states no word
+    key: frozenset[str],
+    field: frozenset[str],
+    generic: bool,
+    value: Any,
+    above: frozenset[str],
+    top: bool,
+    found: list[Leaf],
+) -> None:
+    if value is True:  # "refund_approved": true states its key of its object
+        found.append(Leaf(key - _NAME_WORDS, above, top, field, _NONE, None, ""))
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        # A field's name and its value: it states no word.
         amount = amount_key(repr(value)) if value == value and abs(value) < 1e15 else None
-        yield Leaf(frozenset(), above, ids, not path, field, frozenset(), amount, key, "")
-        return
-    if not isinstance(value, str) or not value or _ID_SHAPE.fullmatch(value) is not None:
-        return
-    words = frozenset(content_words(value))
-    if not words or len(value.split()) >= _PROSE_WORDS:
-        return
-    if generic:  # "status": "approved" is a state of its object
-        yield Leaf(words, above, ids, not path, field, words, None, key, value.lower())
-    else:  # "exchange": "approved" is a state of the exchange
-        yield Leaf(words, above | field, frozenset(), False, field, words, None, key, value.lower())
+        found.append(Leaf(_NONE, above, top, field, _NONE, amount, ""))
+    elif isinstance(value, str) and _worded(value):
+        words = _value_words(value)
+        if not words:
+            return
+        if generic:  # "status": "approved" is a state of its object
+            found.append(Leaf(words, above, top, field, words, None, value.lower()))
+        else:  # "exchange": "approved" is a state of the exchange
+            found.append(Leaf(words, above | field, False, field, words, None, value.lower()))
 
 
-def _member(path: tuple[frozenset[str], ...], value: str) -> Iterator[Leaf]:
+def _worded(value: str) -> bool:
+    """A string that may state words: not empty, not an identifier, not prose (free text is
+    evidence's to read)."""
+    return (
+        bool(value)
+        and len(value) <= 200
+        and value.count(" ") < _PROSE_WORDS - 1
+        and _ID_SHAPE.fullmatch(value) is None
+    )
+
+
+@lru_cache(maxsize=8192)
+def _value_words(value: str) -> frozenset[str]:
+    return frozenset(content_words(value))
+
+
+def _member(subject: frozenset[str], value: str, found: list[Leaf]) -> None:
     """A string in a list: a member of the list's key, which an item must name."""
-    words = frozenset(content_words(value))
-    if words and _ID_SHAPE.fullmatch(value) is None and len(value.split()) < _PROSE_WORDS:
-        subject = frozenset().union(*path) - _GENERIC - _NAME_WORDS
-        yield Leaf(words, subject, frozenset(), False, frozenset(), words, None, path[-1], "", True)
+    if _worded(value):
+        words = _value_words(value)
+        if words:
+            found.append(Leaf(words, subject, False, _NONE, words, None, "", True))
 
 
 def _spoken(words: Collection[str]) -> frozenset[str]:
@@ -224,7 +268,7 @@ def binds(
             continue  # a word that names a field is the item naming it, not a state it says
         if not _bound(alternatives, spoken, payloads):
             return False
-    return not any(_misstated(p.leaves, spoken, ids, amounts) for p in payloads)
+    return not any(_misstated(p, spoken, ids, amounts) for p in payloads)
 
 
 def _bound(
@@ -239,28 +283,24 @@ def _bound(
     for payload in payloads:
         if not alternatives.isdisjoint(payload.tool):
             return True
-        leaves = payload.leaves
-        for leaf in leaves:
-            if alternatives.isdisjoint(leaf.states):
-                continue
-            stated = True
-            if leaf.top or not leaf.subject.isdisjoint(spoken):
-                return True
-            if not leaf.member and not _competing(leaves, spoken, leaf):
-                return True
+        for word in alternatives:
+            for leaf in payload.stating.get(word, ()):
+                stated = True
+                if leaf.top or not leaf.subject.isdisjoint(spoken):
+                    return True
+                if not leaf.member and not _competing(payload.states, spoken, leaf):
+                    return True
     return not stated
 
 
 def _competing(leaves: Sequence[Leaf], spoken: frozenset[str], stating: Leaf) -> bool:
-    """Whether the item names another field of the payload whose state (a short word value)
-    it does not say: ``"refund": "denied"`` beside the ``"exchange": "approved"`` that
-    "refund approved" leans on."""
+    """Whether the item names another field of the payload whose state (``leaves``: the
+    payload's short word values) it does not say: ``"refund": "denied"`` beside the
+    ``"exchange": "approved"`` that "refund approved" leans on."""
     return any(
         leaf is not stating
-        and not leaf.member
-        and _is_state(leaf)
-        and not (leaf.subject | leaf.field).isdisjoint(spoken)
         and leaf.states.isdisjoint(spoken)
+        and not (leaf.subject | leaf.field).isdisjoint(spoken)
         for leaf in leaves
     )
 
@@ -275,23 +315,27 @@ def _is_state(leaf: Leaf) -> bool:
 
 
 def _misstated(
-    leaves: Sequence[Leaf], spoken: frozenset[str], ids: Collection[str], amounts: Collection[str]
+    payload: Payload, spoken: frozenset[str], ids: Collection[str], amounts: Collection[str]
 ) -> bool:
     """Rule 2: the item names a field and says another value than any field of that name."""
-    fields: dict[frozenset[str], list[Leaf]] = {}
-    for leaf in leaves:
-        if leaf.field and leaf.field <= spoken:
-            fields.setdefault(leaf.field, []).append(leaf)
-    for named in fields.values():
+    leaves = payload.leaves
+    for field, named in payload.fields.items():
+        if not field <= spoken:
+            continue
         if any(not leaf.words.isdisjoint(spoken) or leaf.value in ids for leaf in named):
             continue
         if any(leaf.amount is not None and leaf.amount in amounts for leaf in named):
             continue
         worded = [leaf for leaf in named if _is_state(leaf)]
         counted = any(leaf.amount is not None for leaf in named)
-        if counted and not worded and _unnamed_amount(leaves, spoken, amounts):
+        if (
+            counted
+            and not worded
+            and not payload.amounts.isdisjoint(amounts)
+            and _unnamed_amount(leaves, spoken, amounts)
+        ):
             return True  # "refund of $84.00 approved" where the field approved 12.50
-        if worded and len(worded) == len(named) and _elsewhere(leaves, spoken):
+        if worded and len(worded) == len(named) and _elsewhere(payload.states, spoken):
             return True
     return False
 
@@ -307,12 +351,9 @@ def _unnamed_amount(
 
 
 def _elsewhere(leaves: Sequence[Leaf], spoken: frozenset[str]) -> bool:
-    """Whether the item leans on a word that a field it does not name states (the value it
-    puts in place of the named field's own)."""
+    """Whether the item leans on a word that a field it does not name states (``leaves``:
+    the payload's short word values; the value it puts in place of the named field's own)."""
     return any(
-        leaf.field
-        and not leaf.field <= spoken
-        and _is_state(leaf)
-        and not leaf.words.isdisjoint(spoken)
+        leaf.field and not leaf.field <= spoken and not leaf.words.isdisjoint(spoken)
         for leaf in leaves
     )
