@@ -60,6 +60,7 @@ __all__ = [
     "ToolCall",
     "model_call",
     "store_append",
+    "store_append_to",
     "tool_call",
     "trace_agent",
     "trace_turn",
@@ -453,6 +454,14 @@ def tool_call(tool: BaseTool, tool_context: ToolContext) -> Iterator[ToolCall]:
 @contextlib.contextmanager
 def store_append(store: SessionService, session: Session, event: Event) -> Iterator[None]:
     """The span of one ``append_event``, current inside the ``with`` (a driver's spans nest)."""
+    with store_append_to(store, session.id, event):
+        yield
+
+
+@contextlib.contextmanager
+def store_append_to(store: object, session_id: str, event: Event) -> Iterator[None]:
+    """:func:`store_append` by the session's id: also the span of the write that takes a
+    turn's lease and stores its message (``acquire_lease_and_append``)."""
     tracer = _tracer() if ENABLED else None
     if tracer is None:
         yield
@@ -461,7 +470,7 @@ def store_append(store: SessionService, session: Session, event: Event) -> Itera
         EVENT: event.id,
         AUTHOR: event.author,
         STORE: type(store).__name__,
-        **_ids(session.id, event.invocation_id),
+        **_ids(session_id, event.invocation_id),
     }
     with tracer.start_as_current_span(
         "append_event",

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Final, TypeVar
 
+from agentlog import tracing
 from agentlog.errors import LeaseLostError, SessionBusyError, StoreError
 from agentlog.events import Event
 from agentlog.logs import get_logger
@@ -109,17 +110,22 @@ class TurnLease:
         leases = self._leases
         if not isinstance(leases, LeaseAppends):
             return LeasedAppend(await self.acquire(), None)
-        taken = await self._wait_for(
-            lambda: leases.acquire_lease_and_append(
-                first_event(),
-                app_name=self._app_name,
-                user_id=self._user_id,
-                session_id=self._session_id,
-                owner=f"{_OWNER}:{self._invocation_id}",
-                invocation_id=self._invocation_id,
-                ttl_s=self._ttl_s,
-            )
-        )
+
+        async def attempt() -> LeasedAppend | None:
+            event = first_event()
+            # The message's append, as the store's ``append_event`` of it would be traced.
+            with tracing.store_append_to(leases, self._session_id, event):
+                return await leases.acquire_lease_and_append(
+                    event,
+                    app_name=self._app_name,
+                    user_id=self._user_id,
+                    session_id=self._session_id,
+                    owner=f"{_OWNER}:{self._invocation_id}",
+                    invocation_id=self._invocation_id,
+                    ttl_s=self._ttl_s,
+                )
+
+        taken = await self._wait_for(attempt)
         self._held(taken.lease)
         return taken
 
