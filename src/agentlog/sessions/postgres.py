@@ -378,7 +378,7 @@ class PostgresSessionService(PostgresStore):
         plan = plan_append(session, event)
         if plan is None:
             return session
-        alone = functools.partial(_append_alone, session=session, plan=plan)
+        alone = functools.partial(_append_alone, session_id=session.id, event_id=plan.event.id)
         (rows,) = await self._writes.run(Group([_append_statement(session, plan)], alone))
         if not rows:
             async with self._pg.connection() as conn:
@@ -462,7 +462,9 @@ class PostgresSessionService(PostgresStore):
         query, params = _lease_append_statement(
             first, app_name, user_id, session_id, owner, invocation_id, ttl_s, expected_version
         )
-        alone = functools.partial(_lease_append_alone, session_id=session_id, event_id=event.id)
+        alone = functools.partial(
+            _append_alone, session_id=session_id, event_id=event.id, stale_is_refusal=False
+        )
         (rows,) = await self._writes.run(Group([(query, params)], alone))
         if not rows:
             raise SessionNotFoundError(app_name, user_id, session_id)
@@ -590,9 +592,15 @@ class PostgresSessionService(PostgresStore):
 
 
 async def _append_alone(
-    conn: _Conn, group: Group, *, session: Session, plan: AppendPlan
+    conn: _Conn,
+    group: Group,
+    *,
+    session_id: str,
+    event_id: str,
+    stale_is_refusal: bool = True,
 ) -> list[list[_Row]]:
-    """One append, its own statement (no rows when it was refused), its errors told apart."""
+    """One append's statement on its own (``append_event``'s, or ``acquire_lease_and_append``'s
+    with ``stale_is_refusal=False``), its errors told apart: no rows when it was refused."""
     ((query, params),) = group.queries
     for attempt in range(1, _DEADLOCK_RETRIES + 1):
         try:
@@ -600,8 +608,8 @@ async def _append_alone(
             return [await cursor.fetchall()]
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "events_event_id_unique":
-                raise DuplicateEventError(session.id, plan.event.id) from exc
-            if exc.diag.constraint_name == "events_seq_unique":
+                raise DuplicateEventError(session_id, event_id) from exc
+            if stale_is_refusal and exc.diag.constraint_name == "events_seq_unique":
                 return [[]]
             raise
         except pg_errors.DeadlockDetected:
@@ -737,25 +745,6 @@ _APPEND_CTES: Final[LiteralString] = (
 )
 """The append's session row and event row (a module constant: built and hashed once, where
 the statement cache looks it up on every append)."""
-
-
-async def _lease_append_alone(
-    conn: _Conn, group: Group, *, session_id: str, event_id: str
-) -> list[list[_Row]]:
-    """``acquire_lease_and_append``'s statement on its own, its errors told apart."""
-    ((query, params),) = group.queries
-    for attempt in range(1, _DEADLOCK_RETRIES + 1):
-        try:
-            cursor = await conn.execute(query, params)
-            return [await cursor.fetchall()]
-        except pg_errors.UniqueViolation as exc:
-            if exc.diag.constraint_name == "events_event_id_unique":
-                raise DuplicateEventError(session_id, event_id) from exc
-            raise
-        except pg_errors.DeadlockDetected:
-            if attempt == _DEADLOCK_RETRIES:
-                raise
-    return [[]]  # not reached: the last attempt returns or raises
 
 
 def _lease_append_statement(
