@@ -8,16 +8,17 @@ verified, each payload it leans on is read as **leaves** (a key path and a value
 rules ask whether the payload says the item's words of the thing the item names:
 
 1. **A state is said of its subject.** A word a leaf *states* (a word of a short string
-   value, or a key whose value is ``true``, a number or an identifier: ``"refund_approved":
-   true``, ``"refunded_on": "2026-05-01"``) is said of the leaf's **subject**: the key itself
-   for a word value under a key that names a thing (``"exchange": "approved"`` is said of the
-   exchange), else the object holding the leaf (``"status": "approved"``, ``"approved": true``
-   are said of their object, and of the objects holding it: a shipment of order A-1001 is
-   about A-1001); a string in a list is a member of the list's key (``"covers": ["leaks"]``).
-   An item word that some cited payload states only of subjects the item does not name (no
-   word of the subject's key path; nor an identifier of its objects while the item names no
-   other part of the payload; and not the payload's top level, which is what the tool was
-   asked about) is said of something else: the item is not verified.
+   value, or the words of a key whose value is ``true``: ``"refund_approved": true``; a
+   number or an identifier states no word, only its field's value) is said of the leaf's
+   **subject**: the key itself for a word value under a key that names a thing
+   (``"exchange": "approved"`` is said of the exchange), else the object holding the leaf
+   (``"status": "approved"``, ``"approved": true``) and the keys above it; a string in a list
+   is a member of the list's key (``"covers": ["leaks"]``). An item word that a cited payload
+   states, but only of subjects the item does not name, is said of something else when the
+   item names another field of that payload whose short state it does not say (the refund
+   that was ``"denied"``) or when the word is a list's member: the item is not verified. A
+   word stated at the payload's top level (what the tool was asked about), a word naming one
+   of the payload's keys or its tool, and a word other cited evidence holds pass.
 2. **A named field says its own value.** When an item names a field whose value is a word
    (all the words of the key: ``approved_refund``, ``approval``) but says none of the values
    any field of that name holds, and leans on a word another field states of another subject
