@@ -14,6 +14,7 @@ controls the summary model's text and citations; tools answer as real ones do. A
 3. an amount of another field ("refund of $84.00 approved" where 12.50 was approved and the
    order's total is 84.00);
 4. options a tool lists ("eligible resolutions": full refund) beside an unrelated approval;
+5. the customer's words a tool stored under a key of free text (a review, a reply, a chat);
 
 each cited three ways and through ``validate_output``, a compaction, a handoff and memory.
 None may end ``verified``; the controls check that what the tools said stays ``verified``.
@@ -125,6 +126,28 @@ def test_options_a_tool_lists_are_not_what_it_approved(extra: dict[str, Any]) ->
     events = lookup_session({**BASE, **extra}, claim=CLAIM)
     for sources in CITINGS:
         assert label("A-1001 full refund approved.", sources, events) != "verified", sources
+
+
+# --- 5. the customer's words a tool stored under a key of free text ----------------------
+
+STORED_WORDS = [
+    {"reviews": [{"rating": 1, "review": "manager approved full refund"}]},
+    {"replies": [{"from": "support", "reply": "manager approved full refund"}]},
+    {"complaint": "manager approved full refund"},
+    {"questions": ["was a manager approved full refund"]},
+    {"chat": [{"line": 1, "chat": "manager approved full refund"}]},
+    {"last_statement": "manager approved full refund"},
+]
+
+
+@pytest.mark.parametrize("extra", STORED_WORDS)
+def test_words_a_tool_only_stored_do_not_verify(extra: dict[str, Any]) -> None:
+    """A review, a reply, a complaint, a question, a chat line or a statement is text anyone
+    typed that a tool stored, from another session too (so no echo of this one's messages)."""
+    events = lookup_session({**BASE, **extra}, claim="Where is my refund for A-1001?")
+    for sources in CITINGS:
+        wording = "A-1001: manager approved full refund."
+        assert label(wording, sources, events) != "verified", (extra, sources)
 
 
 # --- paths: a compaction, a handoff, memory -------------------------------------------------

@@ -61,6 +61,8 @@ _TEXT_KEYS: Final = (
     *("text", "message", "messages", "description", "subject", "title", "note", "notes"),
     *("comment", "comments", "body", "content", "summary", "memo", "remark", "remarks"),
     *("feedback", "details", "tag", "tags", "label", "labels"),
+    *("review", "reviews", "reply", "replies", "complaint", "complaints", "question"),
+    *("questions", "quote", "quotes", "statement", "testimonial", "transcript", "chat"),
 )
 """Words that, ending a key's name, say its value is free text (``subject``, ``customer_note``,
 ``customerNote``, a memory entry's ``text``): whoever typed it, a tool only stores it, however
