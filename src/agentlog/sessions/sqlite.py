@@ -568,19 +568,23 @@ class _Append:
         )
 
     def _insert(self, pk: int) -> tuple[Any, ...]:
-        plan = self.plan
-        event = plan.event
-        return (
-            pk,
-            plan.new_version,
-            event.id,
-            event.invocation_id,
-            event.author,
-            event.timestamp,
-            EVENT_FORMAT_VERSION,
-            plan.payload,
-            plan.compaction_end,
-        )
+        return _event_row(pk, self.plan)
+
+
+def _event_row(pk: int, plan: AppendPlan) -> tuple[Any, ...]:
+    """The parameters of :data:`_INSERT_EVENT` for ``plan``'s event in session row ``pk``."""
+    event = plan.event
+    return (
+        pk,
+        plan.new_version,
+        event.id,
+        event.invocation_id,
+        event.author,
+        event.timestamp,
+        EVENT_FORMAT_VERSION,
+        plan.payload,
+        plan.compaction_end,
+    )
 
 
 class _NotTogether(Exception):
@@ -628,42 +632,24 @@ def _acquire(
     invocation_id: str,
     ttl_s: float,
 ) -> Lease | None:
-    # Under the write lock, so the read and the update are one step for every process.
-    row = conn.execute(
-        "SELECT pk, lease_owner, lease_invocation, lease_expires, lease_token, version,"
-        " create_time FROM sessions WHERE app_name = ? AND user_id = ? AND session_id = ?",
-        (app_name, user_id, sid),
-    ).fetchone()
-    if row is None:
-        raise SessionNotFoundError(app_name, user_id, sid)
-    pk, held_by, held_for, expires, token, version, create_time = row
-    now = time.time()
-    if held_by is not None and expires >= now:
-        return None
-    token += 1
-    conn.execute(
-        "UPDATE sessions SET lease_token = ?, lease_owner = ?, lease_invocation = ?,"
-        " lease_expires = ? WHERE pk = ?",
-        (token, owner, invocation_id, now + ttl_s, pk),
-    )
-    return Lease(
+    taken = _acquire_appending(
+        conn,
+        first=None,
         app_name=app_name,
         user_id=user_id,
-        session_id=sid,
-        token=token,
+        sid=sid,
         owner=owner,
         invocation_id=invocation_id,
-        expires_at=now + ttl_s,
-        interrupted=held_for if held_by is not None else None,
-        version=version,
-        create_time=create_time,
+        ttl_s=ttl_s,
+        expected_version=None,
     )
+    return None if taken is None else taken[0].lease
 
 
 def _acquire_appending(
     conn: sqlite3.Connection,
     *,
-    first: AppendPlan,
+    first: AppendPlan | None,
     app_name: str,
     user_id: str,
     sid: str,
@@ -672,8 +658,10 @@ def _acquire_appending(
     ttl_s: float,
     expected_version: int | None,
 ) -> tuple[LeasedAppend, int] | None:
-    """``_acquire`` and the append of ``first`` at the version found, in one write: the
-    session row updated once for both (its lease, version and last update)."""
+    """Take the lease (``None`` while another holds it) and append ``first``, when given, at
+    the version found, in one write: the session row updated once for both (its lease,
+    version and last update). Under the write lock, so the read and the update are one step
+    for every process."""
     row = conn.execute(
         "SELECT pk, lease_owner, lease_invocation, lease_expires, lease_token, version,"
         " create_time, last_update_time FROM sessions"
@@ -689,7 +677,9 @@ def _acquire_appending(
     if held_by is not None and expires >= now:
         return None
     token += 1
-    plan = at_version(first, version, last_update) if held_by is None else None
+    plan = None
+    if first is not None and held_by is None:
+        plan = at_version(first, version, last_update)
     if plan is None:
         conn.execute(
             "UPDATE sessions SET lease_token = ?, lease_owner = ?, lease_invocation = ?,"
@@ -704,20 +694,7 @@ def _acquire_appending(
             (token, owner, invocation_id, now + ttl_s, plan.new_version, event.timestamp, pk),
         )
         try:
-            conn.execute(
-                _INSERT_EVENT,
-                (
-                    pk,
-                    plan.new_version,
-                    event.id,
-                    event.invocation_id,
-                    event.author,
-                    event.timestamp,
-                    EVENT_FORMAT_VERSION,
-                    plan.payload,
-                    plan.compaction_end,
-                ),
-            )
+            conn.execute(_INSERT_EVENT, _event_row(pk, plan))
         except sqlite3.IntegrityError as exc:
             raise DuplicateEventError(sid, event.id) from exc
         _write_delta(conn, pk, app_name, user_id, plan.delta)
