@@ -93,7 +93,7 @@ from typing import Final
 from agentlog.events import Event
 from agentlog.summary.record._fold import casefold_utf8
 from agentlog.summary.record._words import CONDITIONAL, content_words, forms, word_set
-from agentlog.summary.record.binding import binds, numbers_of
+from agentlog.summary.record.binding import Payload, binds, numbers_of
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
@@ -211,7 +211,7 @@ def _supported(
         return False
     if not entities:
         return bool(words) and any(
-            not u.unsaid(list(words)) and _bound(words, text, (), [u], tiers == _EVIDENCE)
+            not u.unsaid(list(words)) and (tiers != _EVIDENCE or _bound(words, text, (), [u]))
             for u in chosen
         )
     found: dict[Unit, None] = {}
@@ -254,27 +254,25 @@ def _supported(
 _TOKENS: Final = re.compile(r"\S*[\d@_#/]\S*")
 
 
-def _bound(
-    words: set[str],
-    text: str,
-    entities: Sequence[Entity],
-    units: Sequence[Unit],
-    check: bool = True,
-) -> bool:
+def _bound(words: set[str], text: str, entities: Sequence[Entity], units: Sequence[Unit]) -> bool:
     """Whether the payloads of ``units`` say the item's words of what it names
     (:mod:`.binding`): a state of the exchange beside the refund is not the refund's."""
-    if not check:
-        return True
-    payloads = [p for p in (u.leaves() for u in units) if p is not None]
+    payloads: list[Payload] = []
+    bare: list[Unit] = []
+    for unit in units:
+        read = unit.leaves()
+        if read is None:
+            bare.append(unit)
+        else:
+            payloads.append(read)
     if not payloads:
         return True
-    bare = [u for u in units if u.leaves() is None]
     ids = [e.key[3:] for e in entities if e.kind == "id"]
     # A word met only inside a token with digits or marks (an e-mail, ``PET-4471``) is that
     # token's letters, not a word the item says.
-    said = words & content_words(_TOKENS.sub(" ", text))
+    checked = words & content_words(_TOKENS.sub(" ", text))
     return binds(
-        said,
+        checked,
         content_words(text),
         ids,
         numbers_of(text),
