@@ -21,6 +21,7 @@ from agentlog.events import (
 from agentlog.run_config import RunConfig
 from agentlog.sessions.base import Session, SessionService
 from agentlog.state import TEMP_PREFIX
+from agentlog.tracing import UNDECIDED
 
 if TYPE_CHECKING:
     from agentlog.agents.base import BaseAgent
@@ -129,6 +130,9 @@ class InvocationContext:
     paused: bool = False
     """Set when the turn waits for a confirmation or credential."""
     resume: ResumeInfo | None = None
+    tracer: Any = UNDECIDED
+    """The turn's OpenTelemetry tracer, ``None`` when it is not traced: decided once, as the
+    runner starts the turn (:func:`agentlog.tracing.turn_tracer`)."""
 
     @property
     def app_name(self) -> str:

@@ -141,14 +141,19 @@ class Runner:
         ``RequestAlreadyAnsweredError``, ``RequestAbandonedError``). With OpenTelemetry the
         turn is an ``invocation`` span (:mod:`agentlog.tracing`).
         """
+        # Decided once for the whole turn: with no provider, no hook checks again.
+        tracer = tracing.turn_tracer()
         turn = self._run_turn(
             user_id=user_id,
             session_id=session_id,
             new_message=new_message,
             run_config=run_config,
             state_delta=state_delta,
+            tracer=tracer,
         )
-        return tracing.trace_turn(turn, app_name=self.app_name, session_id=session_id)
+        return tracing.trace_turn(
+            turn, app_name=self.app_name, session_id=session_id, tracer=tracer
+        )
 
     def run_sync(
         self,
@@ -189,6 +194,7 @@ class Runner:
         new_message: Content,
         run_config: RunConfig | None,
         state_delta: Mapping[str, Any] | None,
+        tracer: Any,
     ) -> AsyncIterator[Event]:
         _check_message(new_message)
         key = (id(self.session_service), self.app_name, user_id, session_id)
@@ -271,6 +277,7 @@ class Runner:
                     # A resumed turn is the same invocation: the calls it made before pausing
                     # count against max_llm_calls, read from the log so a restart keeps them.
                     llm_calls=_model_calls(session, invocation_id) if resume else 0,
+                    tracer=tracer,
                 )
                 # Chosen before the message is stored: an answer for an agent this runner does
                 # not have is refused with nothing written.
@@ -465,7 +472,7 @@ class Runner:
             return event
         event = await self._offload(ctx, event)
         try:
-            with tracing.store_append(self.session_service, ctx.session, event):
+            with tracing.store_append(self.session_service, ctx.session, event, tracer=ctx.tracer):
                 ctx.session = await self.session_service.append_event(ctx.session, event)
         except StaleSessionError:
             if ctx.session.lease_token is not None:

@@ -19,8 +19,11 @@ that stopped short, the exception's class name for one that raised. Model and to
 never recorded (the log holds them, redacted).
 
 Spans go to the global tracer provider (``opentelemetry.trace.set_tracer_provider``). Without
-the ``otel`` extra every hook here is a no-op, decided once at import; with the API but no
-provider configured, each hook costs one check.
+the ``otel`` extra every hook here is a no-op, decided once at import. With the API, whether a
+turn is traced is decided once, when the runner starts it (:func:`turn_tracer`): its context
+carries the answer (``InvocationContext.tracer``), so a turn with no provider configured pays
+no check per event and no span layer around its streams. (Hooks given a context the runner did
+not make look the provider up themselves.)
 
 A stream (the runner's turn, an agent's run, a model's output) is an async generator that
 yields to its consumer. Its span is current only while the stream is being stepped, never
@@ -56,6 +59,7 @@ except ImportError:  # the otel extra is not installed: every hook below is a no
 
 __all__ = [
     "ENABLED",
+    "UNDECIDED",
     "ModelCall",
     "ToolCall",
     "model_call",
@@ -64,6 +68,7 @@ __all__ = [
     "tool_call",
     "trace_agent",
     "trace_turn",
+    "turn_tracer",
 ]
 
 T = TypeVar("T")
@@ -111,6 +116,22 @@ _PROVIDERS: Final = {
 
 _cached: tuple[Any, Any] | None = None
 
+UNDECIDED: Final[Any] = object()
+"""``InvocationContext.tracer`` of a context the runner did not make: each hook then looks the
+global provider up itself."""
+
+
+def turn_tracer() -> Any:
+    """The tracer a turn starting now records its spans with; ``None``: the turn is not traced
+    (OpenTelemetry is not installed, or no provider is configured)."""
+    return _tracer() if ENABLED else None
+
+
+def _of(ctx: InvocationContext) -> Any:
+    """The tracer of the turn ``ctx`` belongs to (``None``: not traced)."""
+    tracer = ctx.tracer
+    return _tracer() if tracer is UNDECIDED else tracer
+
 
 def _tracer() -> Any:
     """The tracer of the global provider; ``None`` while no provider is configured."""
@@ -154,48 +175,44 @@ class _Watch:
 
 
 async def _stepped(
-    stream: AsyncIterator[T], start: Callable[[], _Watch | None], *, end: bool = True
+    stream: AsyncIterator[T], start: Callable[[], _Watch], *, end: bool = True
 ) -> AsyncIterator[T]:
     """``stream``'s items, with a span current while the stream runs and not across yields.
 
-    ``start`` makes the span when the stream is first read (``None``: nothing to record);
-    with ``end`` the span ends with the stream (on exhaustion, an exception or close).
+    ``start`` makes the span when the stream is first read; with ``end`` the span ends with
+    the stream (on exhaustion, an exception or close).
     """
     watch = start()
-    current = None if watch is None else otel_trace.set_span_in_context(watch.span)
+    current = otel_trace.set_span_in_context(watch.span)
     try:
         while True:
-            token = otel_context.attach(current) if current is not None else None
+            token = otel_context.attach(current)
             try:
                 item = await anext(stream)
             except StopAsyncIteration:
                 break
             finally:
-                if token is not None:
-                    otel_context.detach(token)
-            if watch is not None:
-                watch.seen(item)
+                otel_context.detach(token)
+            watch.seen(item)
             yield item
-        if watch is not None:
-            watch.ended()
+        watch.ended()
     except GeneratorExit:
         # Closed by the consumer: close the inner stream now, under the span, so its own
         # cleanup runs where it would have had the stream been read to the end.
         close = getattr(stream, "aclose", None)
         if close is not None:
-            token = otel_context.attach(current) if current is not None else None
+            token = otel_context.attach(current)
             try:
                 await close()
             finally:
-                if token is not None:
-                    otel_context.detach(token)
+                otel_context.detach(token)
         raise
     except BaseException as exc:
-        if watch is not None and end:
+        if end:
             _raised(watch.span, exc)
         raise
     finally:
-        if watch is not None and end:
+        if end:
             watch.span.end()
 
 
@@ -203,16 +220,16 @@ async def _stepped(
 
 
 def trace_turn(
-    stream: AsyncIterator[Event], *, app_name: str, session_id: str
+    stream: AsyncIterator[Event], *, app_name: str, session_id: str, tracer: Any = UNDECIDED
 ) -> AsyncIterator[Event]:
-    """The runner's turn as an ``invocation`` span around its event stream."""
-    if not ENABLED:
+    """The runner's turn as an ``invocation`` span around its event stream, recorded with
+    ``tracer`` (the turn's :func:`turn_tracer`; by default, looked up now)."""
+    if tracer is UNDECIDED:
+        tracer = turn_tracer()
+    if tracer is None:
         return stream
 
-    def start() -> _Watch | None:
-        tracer = _tracer()
-        if tracer is None:
-            return None
+    def start() -> _Watch:
         span = tracer.start_span(
             "invocation",
             kind=SpanKind.INTERNAL,
@@ -250,13 +267,11 @@ def trace_agent(
     agent: BaseAgent, ctx: InvocationContext, stream: AsyncIterator[Event]
 ) -> AsyncIterator[Event]:
     """An agent's run as an ``invoke_agent {name}`` span around its event stream."""
-    if not ENABLED:
+    tracer = _of(ctx) if ENABLED else None
+    if tracer is None:
         return stream
 
-    def start() -> _Watch | None:
-        tracer = _tracer()
-        if tracer is None:
-            return None
+    def start() -> _Watch:
         attributes: dict[str, Any] = {
             OPERATION: "invoke_agent",
             AGENT_NAME: agent.name,
@@ -364,9 +379,9 @@ def model_call(
     ctx: InvocationContext, agent: BaseAgent, model: BaseLlm, request: LlmRequest
 ) -> ModelCall:
     """The span of one model call, to use as ``with model_call(...) as call:``."""
-    tracer = _tracer() if ENABLED else None
+    tracer = _of(ctx) if ENABLED else None
     if tracer is None:
-        return ModelCall(None, lambda _: None)
+        return ModelCall(None, _no_span)
     name = request.model or model.model
 
     def start(tracer: Any) -> Any:
@@ -389,6 +404,10 @@ def model_call(
         return tracer.start_span(f"chat {name}", kind=SpanKind.CLIENT, attributes=attributes)
 
     return ModelCall(tracer, start)
+
+
+def _no_span(_tracer: Any) -> None:
+    return None
 
 
 def _provider(model: BaseLlm) -> str:
@@ -418,7 +437,7 @@ class ToolCall:
 @contextlib.contextmanager
 def tool_call(tool: BaseTool, tool_context: ToolContext) -> Iterator[ToolCall]:
     """The span of one tool call, current inside the ``with`` (the tool's own spans nest)."""
-    tracer = _tracer() if ENABLED else None
+    tracer = _of(tool_context._ctx) if ENABLED else None
     if tracer is None:
         yield ToolCall(None)
         return
@@ -451,21 +470,28 @@ def tool_call(tool: BaseTool, tool_context: ToolContext) -> Iterator[ToolCall]:
 # --- the store -----------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def store_append(store: SessionService, session: Session, event: Event) -> Iterator[None]:
-    """The span of one ``append_event``, current inside the ``with`` (a driver's spans nest)."""
-    with store_append_to(store, session.id, event):
-        yield
+def store_append(
+    store: SessionService, session: Session, event: Event, *, tracer: Any = UNDECIDED
+) -> contextlib.AbstractContextManager[None]:
+    """The span of one ``append_event``, current inside the ``with`` (a driver's spans nest),
+    recorded with ``tracer`` (the turn's; by default, looked up now)."""
+    return store_append_to(store, session.id, event, tracer=tracer)
 
 
-@contextlib.contextmanager
-def store_append_to(store: object, session_id: str, event: Event) -> Iterator[None]:
+def store_append_to(
+    store: object, session_id: str, event: Event, *, tracer: Any = UNDECIDED
+) -> contextlib.AbstractContextManager[None]:
     """:func:`store_append` by the session's id: also the span of the write that takes a
     turn's lease and stores its message (``acquire_lease_and_append``)."""
-    tracer = _tracer() if ENABLED else None
+    if tracer is UNDECIDED:
+        tracer = turn_tracer()
     if tracer is None:
-        yield
-        return
+        return contextlib.nullcontext()
+    return _append_span(tracer, store, session_id, event)
+
+
+@contextlib.contextmanager
+def _append_span(tracer: Any, store: object, session_id: str, event: Event) -> Iterator[None]:
     attributes: dict[str, Any] = {
         EVENT: event.id,
         AUTHOR: event.author,

@@ -22,7 +22,7 @@ import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Final, TypeVar
+from typing import Any, Final, TypeGuard, TypeVar
 
 from agentlog import tracing
 from agentlog.errors import LeaseLostError, SessionBusyError, StoreError
@@ -45,6 +45,27 @@ _FIRST_PAUSE: Final = 0.005
 _LONGEST_PAUSE: Final = 0.25
 _OWNER: Final = f"{socket.gethostname()}:{os.getpid()}"
 """Who holds a lease, for an operator reading the session row."""
+
+_IMPLEMENTS: dict[tuple[type, type], bool] = {}
+
+
+def _implements(store: object, protocol: type[Any]) -> bool:
+    """``isinstance(store, protocol)`` for a runtime-checkable protocol, decided once per
+    store class: the protocol's check looks up each of its methods, twice a turn otherwise
+    (a store's methods are its class's)."""
+    key = (type(store), protocol)
+    known = _IMPLEMENTS.get(key)
+    if known is None:
+        known = _IMPLEMENTS[key] = isinstance(store, protocol)
+    return known
+
+
+def _has_leases(store: object) -> TypeGuard[SessionLeases]:
+    return _implements(store, SessionLeases)
+
+
+def _appends(store: object) -> TypeGuard[LeaseAppends]:
+    return _implements(store, LeaseAppends)
 
 
 class TurnLease:
@@ -108,7 +129,7 @@ class TurnLease:
         (``LeaseAppends``): waits as ``acquire`` does, with a fresh ``first_event()`` each
         try (made then, its timestamp is after whatever the turn it waited for stored)."""
         leases = self._leases
-        if not isinstance(leases, LeaseAppends):
+        if not _appends(leases):
             return LeasedAppend(await self.acquire(), None)
 
         async def attempt() -> LeasedAppend | None:
@@ -218,7 +239,7 @@ def lease_for(
 ) -> TurnLease | None:
     """A hold on the session's lease for ``invocation_id`` (not yet taken); ``None`` for a
     store without leases, whose writers are then serialised within one process only."""
-    if not isinstance(store, SessionLeases):
+    if not _has_leases(store):
         return None
     return TurnLease(
         store,
