@@ -380,3 +380,69 @@ def test_versions_percentages_quantities_and_times_are_no_entities(said: str) ->
         event(4, "agent", Part(text=f"Noted: {said}.")),
     ]
     assert entity_texts(events) == set()
+
+
+# --- shapes the blind clinic and SaaS sets showed (evals/clinic-eval.jsonl, saas-eval.jsonl) ----
+
+
+def test_an_address_or_a_range_of_them_passed_to_a_tool_is_required() -> None:
+    # No key names them and no result repeats them: the agent passed them, so the tool worked
+    # on them (a record that drops the removed address hides what changed).
+    events = [
+        event(1, "user", Part(text="Allow 198.51.100.0/24 and remove 203.0.113.40, on SDK 3.2.0.")),
+        *read(
+            2,
+            "update_ip_allowlist",
+            {"add": ["198.51.100.0/24"], "remove": ["203.0.113.40"], "sdk": "3.2.0"},
+            {"status": "updated"},
+        ),
+    ]
+    found = entity_texts(events)
+    assert {"198.51.100.0/24", "203.0.113.40"} <= found
+    assert "3.2.0" not in found  # a version is no dotted code
+    assert problems(events, "Allowed 198.51.100.0/24, removed 203.0.113.40", ("e02", "e03")) == []
+    (problem,) = problems(events, "Allowed 198.51.100.0/24", ("e02", "e03"))
+    assert "203.0.113.40" in problem
+
+
+def dated(result_dates: dict[str, object], said: str) -> list[Event]:
+    return [
+        event(1, "user", Part(text="Are my results back?")),
+        *read(2, "get_lab_results", {"patient_id": "pat_7n1b39"}, result_dates),
+        event(4, "agent", Part(text=said)),
+    ]
+
+
+def date_keys(events: list[Event]) -> set[str]:
+    found = transcript_entities(transcript_lines(events), EntityPatterns.default())
+    return {k for k, x in found.items() if x.entity.kind == "date"}
+
+
+def test_a_date_that_reads_both_ways_is_read_as_the_session_writes_its_others() -> None:
+    # 05/27/2026 can only be month first, so this session's 06/01/2026 is June 1.
+    events = dated({"collected": "05/27/2026"}, "Her team replies by 06/01/2026.")
+    assert "date:2026-06-01" in date_keys(events)
+    sources = ("e02", "e03", "e04")
+    assert problems(events, "pat_7n1b39: 05/27/2026, reply by 06/01/2026", sources) == []
+    (problem,) = problems(events, "pat_7n1b39: collected 05/27/2026", sources)
+    assert "06/01/2026" in problem
+    # Day first (27/05/2026) settles it the other way: 6 January.
+    assert "date:2026-01-06" in date_keys(dated({"collected": "27/05/2026"}, "By 06/01/2026."))
+
+
+@pytest.mark.parametrize(
+    "others",
+    [{}, {"collected": "05/27/2026", "resulted": "28/05/2026"}, {"collected": "27.05.2026"}],
+)
+def test_a_session_that_writes_dates_both_ways_or_not_at_all_settles_nothing(
+    others: dict[str, object],
+) -> None:
+    # No unambiguous slash date, both orders, or only a dotted one (always day first, and it
+    # says nothing of how the session writes slashes): 06/01/2026 stays unguessed.
+    events = dated(others, "Her team replies by 06/01/2026.")
+    assert not {"date:2026-06-01", "date:2026-01-06"} & date_keys(events)
+
+
+def test_a_date_both_readings_agree_on_is_a_date() -> None:
+    events = dated({"claim_id": "C26-0093315"}, "Seen on 05/05/2026.")
+    assert "date:2026-05-05" in date_keys(events)

@@ -511,19 +511,27 @@ def _month_words(scan: str, marked: bytes | None = None) -> Iterator[re.Match[st
 
 
 def date_entities(
-    text: str, scan: str | None = None, marked: bytes | None = None
+    text: str, scan: str | None = None, marked: bytes | None = None, *, settle: bool = False
 ) -> Iterator[Entity]:
     """ISO dates (``2026-09-28``), numeric ones with a year (``28/09/2026``, ``28.09.2026``,
     ``09/28/2026``, ``2026/09/28``; one that reads both ways, ``05/06/2026``, is not a date
-    here) and written
+    here unless both ways are one day, ``05/05/2026``, or ``settle`` is true and ``text``
+    settles it) and written
     ones (``28 September``, ``Sept. 28, 2026``);
     a date without a year has the key ``date:--MM-DD`` (``scan``: ``text``'s ASCII copy;
-    ``marked``: its :func:`marked_capitals`)."""
+    ``marked``: its :func:`marked_capitals`).
+
+    With ``settle``, ``text`` is one document (a session's transcript), which writes its dates
+    one way: if its numeric dates that read one way only are all month first (``05/27/2026``)
+    or all day first (``27/05/2026``), one that reads both ways is read that way too. A text
+    that writes them both ways, or only ambiguously, settles nothing."""
     scan = ascii_copy(text) if scan is None else scan
     for m in _ISO_DATE.finditer(scan):
         key = _date_key(m[1], int(m[2]), m[3])
         if key is not None:
             yield Entity("date", "date", text[m.start(1) : m.end()], key, m.start(1))
+    ambiguous: list[tuple[re.Match[str], int, int]] = []
+    orders = 0  # bit 1: a date written month first; bit 2: one written day first
     for sep, regex in _NUMERIC_DATES:
         if sep not in scan:
             continue
@@ -531,8 +539,21 @@ def date_entities(
             first, second = int(m[1] or m[2]), int(m[3])
             if second > 12 >= first and sep != ".":
                 first, second = second, first  # month first: 05/14/2026
-            elif first <= 12 and sep != ".":
-                continue  # 05/06/2026 reads both ways: no guess
+                orders |= 1
+            elif first <= 12 and sep != "." and first != second:
+                if settle:
+                    ambiguous.append((m, first, second))
+                continue  # 05/06/2026 reads both ways: no guess (yet)
+            elif sep != "." and 12 < first <= 31 and second <= 12:
+                orders |= 2  # day first: 14/05/2026
+            key = _date_key(m[4], second, str(first))
+            if key is not None:
+                start = m.start(1) if m[1] else m.start(2)
+                yield Entity("date", "date", text[start : m.end()], key, start)
+    if ambiguous and orders in (1, 2):
+        for m, first, second in ambiguous:
+            if orders == 1:
+                first, second = second, first
             key = _date_key(m[4], second, str(first))
             if key is not None:
                 start = m.start(1) if m[1] else m.start(2)

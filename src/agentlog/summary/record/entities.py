@@ -231,11 +231,19 @@ class EntityPatterns:
     # --- finding --------------------------------------------------------------------------
 
     def find(
-        self, text: str, *, mentioned: bool = True, ordered: bool = True, scan: str | None = None
+        self,
+        text: str,
+        *,
+        mentioned: bool = True,
+        ordered: bool = True,
+        scan: str | None = None,
+        settle: bool = False,
     ) -> list[Entity]:
         """Every entity occurrence in ``text``, in order of position unless ``ordered`` is
         false (and without the ``"mentioned"``-scoped patterns when ``mentioned`` is false);
-        ``scan`` is ``ascii_copy(text)``, if made already."""
+        ``scan`` is ``ascii_copy(text)``, if made already; with ``settle``, ``text`` is one
+        session's transcript, whose numeric dates settle the ones that read both ways
+        (:func:`~agentlog.summary.record._scan.date_entities`)."""
         scan = ascii_copy(text) if scan is None else scan
         found: list[Entity] = []
         for pattern in self.ids:
@@ -246,7 +254,7 @@ class EntityPatterns:
         if self.money:
             found.extend(money_entities(text, self.is_money_key, scan, marked))
         if self.dates:
-            found.extend(date_entities(text, scan, marked))
+            found.extend(date_entities(text, scan, marked, settle=settle))
         if ordered:
             found.sort(key=_START)
         return found

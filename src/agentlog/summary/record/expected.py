@@ -176,7 +176,7 @@ def entity_occurrences(
     text, scan, heads = parsed.text, parsed.scan, parsed.heads
     found: list[tuple[Entity, str | None]] = []
     line, last = 0, len(heads) - 1
-    entities = patterns.find(text, mentioned=False, scan=scan)
+    entities = patterns.find(text, mentioned=False, scan=scan, settle=True)
     if skip:
         entities = [e for e in entities if e.key not in skip]
     for entity in entities:  # in order: walk the lines
@@ -463,8 +463,10 @@ def _not_kept(
             entity.kind == "date" and any(k in have for k in recall_keys(entity))
         ):
             continue
-        if x.entity.kind == "id" and not is_word(x.entity.text):
-            # An identifier that is not one word (``case/2041``): kept if it occurs as written.
+        if (x.entity.kind == "id" and not is_word(x.entity.text)) or entity.kind == "date":
+            # An identifier that is not one word (``case/2041``), or a date the transcript's
+            # others settled (``06/01/2026``, which a record alone reads both ways): kept if it
+            # occurs as written.
             folded = text.casefold() if folded is None else folded
             if x.entity.text.lstrip("#").casefold() in folded:
                 continue

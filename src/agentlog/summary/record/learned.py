@@ -15,8 +15,9 @@ an identifier of the session when it is, in the rendered transcript:
    such a key (``order_ids``) count element by element;
 2. **a tool call's argument** (a string, or a string in a list) that looks like an
    identifier (see below), is a string of six digits or more (a tracking or account number:
-   an amount or a count is passed as a number) or is an e-mail address: what the agent passed
-   to a tool is what the tool works on;
+   an amount or a count is passed as a number), is a dotted code (an IP address, a range of
+   them, a tariff code: see :func:`dotted_code`) or is an e-mail address: what the agent
+   passed to a tool is what the tool works on;
 3. **identifier-shaped and in both a tool result and a message** (the customer's or an
    agent's text): an id the tools returned and the conversation names;
 4. **introduced by a tool result's prose and used by the conversation**: capitals or digits
@@ -132,7 +133,7 @@ _COUNTED: Final = re.compile(r"\d{1,4}(?:-[A-Za-z]?[a-z]+)+")
 _DIGIT: Final = re.compile(r"\d")
 _GROUPED: Final = re.compile(r"[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6}){1,7}")
 """An identifier written in groups of capitals and digits (``XQ 9033``, an IBAN)."""
-_DOTTED: Final = re.compile(r"\d{1,6}(?:\.\d{1,6}){2,}")
+_DOTTED: Final = re.compile(r"\d{1,6}(?:\.\d{1,6}){2,}(?:/\d{1,3})?")
 _DOTTED_GAP: Final = re.compile(r"\.\d{1,6}(?:\.\d{1,6})+(?![\w-]|\.\d)")
 """The runs of a dotted code after its first, from the dot that starts them (a literal)."""
 _DOTTED_DATE: Final = re.compile(r"\d\d?\.\d\d?\.(?:\d\d){1,2}|\d{4}\.\d\d?\.\d\d?")
@@ -194,11 +195,13 @@ def _is_last_digits(words: list[str]) -> bool:
 def dotted_code(token: str) -> bool:
     """Whether ``token`` is digit runs joined by dots, three runs or more and
     :data:`_DOTTED_DIGITS` digits or more, and no date: a tariff code (``8517.62.0090``), an
-    address (``10.0.4.17``); never an amount (one dot) nor a version (``2.3.1``)."""
+    address (``10.0.4.17``) or a range of them (``198.51.100.0/24``); never an amount (one
+    dot) nor a version (``2.3.1``)."""
+    if _DOTTED.fullmatch(token) is None:
+        return False
+    dotted = token.partition("/")[0]  # a range's prefix length counts for nothing
     return (
-        _DOTTED.fullmatch(token) is not None
-        and len(token) - token.count(".") >= _DOTTED_DIGITS
-        and _DOTTED_DATE.fullmatch(token) is None
+        len(dotted) - dotted.count(".") >= _DOTTED_DIGITS and _DOTTED_DATE.fullmatch(dotted) is None
     )
 
 
@@ -451,6 +454,7 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             identifier_shaped(value)
             or (" " in value and _is_grouped(value))
             or (value.isdigit() and len(value) >= _DIGITS_ID)  # a tracking or account number
+            or ("." in value and dotted_code(value))  # an address or a tariff code
             or _EMAIL.fullmatch(value)
         ):
             found.setdefault(_key_of(value), value)
