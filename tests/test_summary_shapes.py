@@ -446,3 +446,23 @@ def test_a_session_that_writes_dates_both_ways_or_not_at_all_settles_nothing(
 def test_a_date_both_readings_agree_on_is_a_date() -> None:
     events = dated({"claim_id": "C26-0093315"}, "Seen on 05/05/2026.")
     assert "date:2026-05-05" in date_keys(events)
+
+
+def test_a_handle_the_customer_gives_and_a_call_passes_is_required() -> None:
+    # No digit, so no identifier's shape: the customer's message and the call's argument say
+    # it names the thing worked on. The option the agent picked is in no message.
+    events = [
+        event(1, "user", Part(text="Our workspace kestrel-ops is suspended! Is it a t-shirt?")),
+        *read(
+            2,
+            "reinstate_workspace",
+            {"workspace": "kestrel-ops", "mode": "period_end", "note": "t-shirt"},
+            {"status": "active"},
+        ),
+    ]
+    found = entity_texts(events)
+    assert "kestrel-ops" in found
+    assert not {"period_end", "t-shirt"} & found
+    assert problems(events, "Reinstated kestrel-ops", ("e01", "e02", "e03")) == []
+    (problem,) = problems(events, "Reinstated the workspace", ("e02", "e03"))
+    assert "kestrel-ops" in problem

@@ -24,6 +24,11 @@ an identifier of the session when it is, in the rendered transcript:
    (``QZKXMB``, ``884120``), which no shape makes an identifier, right after an identifier
    word in a result (``your booking reference is QZKXMB``, ``ticket no. 884120``), as a key
    would name it (not ``zip code 55802``), and in a message or a call's arguments.
+5. **a handle a message gives and a tool call passes**: words joined by ``_`` or ``-``, each of
+   three letters or more (``kestrel-ops``, ``north_wind``), an argument of a call that a
+   message writes whole: the name of a workspace, a project or an account, which holds no
+   digit and so has no identifier's shape; an option the agent picks (``period_end``) is in
+   no message.
 
 A card's last digits are named by their key too (``last4``, ``last_four_digits``). An
 identifier written in groups of capitals and digits (``DE89 3704 0044 0532 0130 00``, ``XQ
@@ -119,6 +124,9 @@ _TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/:-][A-Za-z0-9]+)*")
 _SLASHED: Final = re.compile(
     r"(?<![\w/.:-])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*)+(?![\w/-])"
 )
+_HANDLE: Final = re.compile(r"[A-Za-z]{3,}(?:[_-][A-Za-z]{3,}){1,4}")
+"""Words joined by ``_`` or ``-``, each of three letters or more: a handle (``kestrel-ops``),
+not a word written with a hyphen (``t-shirt``, ``e-mail``, ``check-in``)."""
 _EMAIL: Final = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _NOT_ID: Final = re.compile(
     r"\d{4}[-/]\d\d?(?:[-/]\d\d?)?|\d\d?[-/]\d\d?(?:[-/]\d{2}(?:\d\d)?)?"
@@ -460,6 +468,8 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             found.setdefault(_key_of(value), value)
         elif _introducible(value):
             introduced.setdefault(_key_of(value), value)
+        elif _HANDLE.fullmatch(value) is not None and next(token_starts(messages, value), None):
+            found.setdefault(_key_of(value), value)  # a name given in a message (rule 5)
     candidates: dict[str, str] = {}
     # Every identifier-shaped token holds a digit: only the lines that hold one are tokenised
     # (about half of a session's messages; the others are prose).
