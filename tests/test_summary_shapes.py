@@ -9,6 +9,7 @@ import pytest
 from agentlog import Content, Event, Part
 from agentlog.summary import (
     EntityPatterns,
+    ExtractiveSummarizer,
     SummaryItem,
     SummaryRecord,
     transcript_entities,
@@ -466,3 +467,22 @@ def test_a_handle_the_customer_gives_and_a_call_passes_is_required() -> None:
     assert problems(events, "Reinstated kestrel-ops", ("e01", "e02", "e03")) == []
     (problem,) = problems(events, "Reinstated the workspace", ("e02", "e03"))
     assert "kestrel-ops" in problem
+
+
+def test_a_quantity_the_agent_repeats_from_a_result_is_kept_in_its_fact() -> None:
+    # A dosage is no entity (no check asks for it), but the agent told the customer, so the
+    # fact of the prescription keeps it; the quantity nobody repeats, and an option written
+    # as one word, stay in the cited result.
+    rx = {"rx_number": "RX-4471203", "strength": "2.5 mg", "pack": "30 tablets", "ram": "8GB"}
+    events = [
+        event(1, "user", Part(text="A refill of RX-4471203, please.")),
+        *read(2, "get_prescription", {"rx_number": "RX-4471203"}, rx),
+        event(4, "agent", Part(text="Your amlodipine 2.5 mg, RX-4471203, with 8GB.")),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None
+    (fact,) = [f for f in result.record.facts if "RX-4471203" in f.text]
+    assert "strength 2.5 mg" in fact.text
+    assert "30 tablets" not in fact.text
+    assert "8GB" not in fact.text
+    assert fact.provenance == "verified"
