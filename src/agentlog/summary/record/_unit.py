@@ -48,9 +48,9 @@ class Unit:
     """
 
     __slots__ = ("_amounts", "_apart", "_asked", "_dates", "_digits", "_echo", "_folded",
-                 "_groups", "_in_groups", "_leaves", "_letters", "_lists", "_own", "_payload",
-                 "_scoped", "_source", "_tokens", "_whole", "_words", "full", "link", "text",
-                 "tier")  # fmt: skip
+                 "_groups", "_in_groups", "_leaves", "_letters", "_listing", "_lists", "_own",
+                 "_payload", "_scoped", "_source", "_tokens", "_whole", "_words", "full", "link",
+                 "text", "tier")  # fmt: skip
 
     def __init__(
         self,
@@ -93,6 +93,7 @@ class Unit:
         self._digits: str | None = None
         self._words: set[str] | None = None
         self._letters: str | None = None
+        self._listing: tuple[bool, bool] | None = None
 
     def __repr__(self) -> str:
         return f"Unit({self.tier!r}, {self.text[:40]!r})"
@@ -110,7 +111,7 @@ class Unit:
         self.text = self._whole()
         self._whole = None
         self._folded = self._amounts = self._dates = self._digits = self._words = None
-        self._tokens = self._letters = None
+        self._tokens = self._letters = self._listing = None
         return True
 
     def holds(self, entity: Entity) -> bool:
@@ -192,11 +193,8 @@ class Unit:
             self._scoped = {}
             # Rendered JSON spells a list of objects "[{": without one there is none to read.
             if self._groups is None:
-                self._groups = (
-                    record_lists(self._payload[1], two_lists(self.text))
-                    if may_group(self.text)
-                    else {}
-                )
+                grouped, maps = self._grouping()
+                self._groups = record_lists(self._payload[1], maps) if grouped else {}
             lists = self._groups
             if not lists:
                 self._payload = None
@@ -223,7 +221,14 @@ class Unit:
 
     def may_group(self) -> bool:
         """Whether the unit's payload may hold a group of records (:meth:`apart`)."""
-        return self._source is not None and may_group(self.text)
+        return self._source is not None and self._grouping()[0]
+
+    def _grouping(self) -> tuple[bool, bool]:
+        """:func:`may_group` and :func:`two_lists` of the text, searched once per text: an item
+        asks of every unit it cites, and a payload's text is long."""
+        if self._listing is None:
+            self._listing = (may_group(self.text), two_lists(self.text))
+        return self._listing
 
     def apart(self, words: list[str], entities: Sequence[Entity]) -> list[str]:
         """Of ``words`` (none of which another cited unit says), those this unit does not say
@@ -231,11 +236,11 @@ class Unit:
         decisions, a map of lists) lends its words from one record only: what a payload
         says of one record ("fee waiver": "denied") is not said with the word of another
         ("refund": "approved")."""
-        if not words or self._source is None or not may_group(self.text):
+        if not words or self._source is None or not self._grouping()[0]:
             return self.unsaid(words)
         tokens = tuple(sorted(e.key[3:] for e in entities if e.kind == "id"))
         if self._groups is None:
-            self._groups = record_lists(self._source[1], two_lists(self.text))
+            self._groups = record_lists(self._source[1], self._grouping()[1])
         if not self.groups_say(words):
             return self.unsaid(words)  # no record of a group says any: the rest does, or none
         if self._apart is None:
@@ -270,10 +275,10 @@ class Unit:
     def groups_say(self, words: Iterable[str]) -> bool:
         """Whether a record of a group of the payload holds one of ``words`` (cheap: the words
         of every record, read once)."""
-        if self._source is None or not may_group(self.text):
+        if self._source is None or not self._grouping()[0]:
             return False
         if self._groups is None:
-            self._groups = record_lists(self._source[1], two_lists(self.text))
+            self._groups = record_lists(self._source[1], self._grouping()[1])
         grouped = self._grouped_words()
         return any(w in grouped for word in words for w in forms(word))
 
