@@ -22,7 +22,7 @@ __all__ = ["Readings", "current", "one_check"]
 class Readings:
     """What one scope has read, by text."""
 
-    __slots__ = ("established", "key_words", "spaced", "spaced_plain")
+    __slots__ = ("established", "key_words", "searched", "spaced", "spaced_plain")
 
     def __init__(self) -> None:
         self.spaced: dict[str, str] = {}
@@ -33,6 +33,10 @@ class Readings:
         """What a rendered payload establishes (:func:`._payload.established`)."""
         self.key_words: dict[str, str] = {}
         """A key or a tool's name as words (:func:`._extract.words_of`)."""
+        self.searched: dict[tuple[object, str], str | None] = {}
+        """What a set of instruction patterns finds in a text
+        (:meth:`.instructions.InstructionPatterns.search`): a summariser searches its record
+        before the validator searches it again."""
 
 
 _CURRENT: Final[ContextVar[Readings | None]] = ContextVar("agentlog_readings", default=None)

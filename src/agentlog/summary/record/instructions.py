@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, Final
 
+from agentlog.summary.record._scope import current
 from agentlog.summary.record.unicode_fold import fold, loosen
 
 __all__ = ["DEFAULT_INSTRUCTION_PATTERNS", "InstructionPatterns"]
@@ -159,6 +160,16 @@ class InstructionPatterns:
     def search(self, text: str) -> str | None:
         """The first instruction-like text found in ``text`` (as written there when ``text`` is
         ASCII, else as folded), or ``None``."""
+        readings = current()
+        if readings is None:
+            return self._search(text)
+        key = (self, text)  # the patterns are immutable: what they find depends on the text
+        if key in readings.searched:
+            return readings.searched[key]
+        found = readings.searched[key] = self._search(text)
+        return found
+
+    def _search(self, text: str) -> str | None:
         lowered = fold(text)
         found = self._first(lowered, text if text.isascii() else None)
         if found is None:
