@@ -489,11 +489,10 @@ class _Append:
     def __call__(self, conn: sqlite3.Connection) -> tuple[int, float]:
         session, plan = self.session, self.plan
         token = self._token(conn)
-        update = self._update(token[0], time.time())
-        if conn.execute(_UPDATE_SESSION, update).rowcount != 1:
+        if conn.execute(*_update(session, plan, token[0], time.time())).rowcount != 1:
             raise _stale_or_missing(conn, session, plan.expected_version)
         try:
-            conn.execute(_INSERT_EVENT, self._insert(token[0]))
+            conn.execute(*_event_insert(token[0], plan))
         except sqlite3.IntegrityError as exc:
             raise DuplicateEventError(session.id, plan.event.id) from exc
         _write_delta(conn, token[0], session.app_name, session.user_id, plan.delta)
@@ -501,30 +500,52 @@ class _Append:
 
     @staticmethod
     def many(conn: sqlite3.Connection, appends: list[_Append]) -> list[tuple[int, float]]:
-        """Several appends, each statement once for all of them (``executemany``), in the
-        order given; raises, having written part of them, if one would fail (the group
-        commit then writes each alone, which raises that one's own error)."""
+        """Several appends, in the order given: the session rows' updates by one
+        ``executemany``, the events and the session state by multi-row ``INSERT``s (one
+        statement for many rows costs SQLite and the driver less than a row at a time).
+        Raises, having written part of them, if one would fail (the group commit then
+        writes each alone, which raises that one's own error)."""
         now = time.time()
         tokens = []
         updates = []
-        inserts = []
-        states: list[tuple[Any, ...]] = []
+        events: list[Any] = []
+        compaction = False
+        states: list[Any] = []
         others: dict[str, list[tuple[Any, ...]]] = {}
+        unleased = True
         for append in appends:
+            session, plan = append.session, append.plan
             token = append._token(conn)
             tokens.append(token)
             pk = token[0]
-            updates.append(append._update(pk, now))
-            inserts.append(append._insert(pk))
-            delta = append.plan.delta
+            event = plan.event
+            version = plan.expected_version
+            create_time = session.create_time
+            if session.lease_token is not None or create_time is None:
+                unleased = False
+            elif unleased:
+                updates.append((version + 1, event.timestamp, pk, version, create_time, now))
+            events += (
+                pk,
+                version + 1,
+                event.id,
+                event.invocation_id,
+                event.author,
+                event.timestamp,
+                EVENT_FORMAT_VERSION,
+                plan.payload,
+                end := plan.compaction_end,
+            )
+            if end is not None:
+                compaction = True
+            delta = plan.delta
             # The state tables are apart from the others, so their rows may follow all the
             # events'; within each, the order of the appends is kept.
             for key, value in delta.session.items():
                 if value is REMOVED:
                     raise _NotTogether  # a deletion among upserts: one by one instead
-                states.append((pk, key, encode_value(value)))
+                states += (pk, key, encode_value(value))
             if delta.app or delta.user:
-                session = append.session
                 for scope, owner, changes in (
                     ("app_state", (session.app_name,), delta.app),
                     ("user_state", (session.app_name, session.user_id), delta.user),
@@ -533,11 +554,21 @@ class _Append:
                         if value is REMOVED:
                             raise _NotTogether
                         others.setdefault(scope, []).append((*owner, key, encode_value(value)))
-        if conn.executemany(_UPDATE_SESSION, updates).rowcount != len(updates):
+        if not unleased:  # the general statement for all of them, in their order
+            updates = [
+                _update(a.session, a.plan, t[0], now)[1]
+                for a, t in zip(appends, tokens, strict=True)
+            ]
+        sql = _UPDATE_UNLEASED if unleased else _UPDATE_SESSION
+        if conn.executemany(sql, updates).rowcount != len(updates):
             raise _NotTogether
-        conn.executemany(_INSERT_EVENT, inserts)
+        if compaction:
+            _insert_rows(conn, _INSERT_EVENT, _EVENT_COLUMNS, events)
+        else:  # compaction_end left to its default, NULL: no None for the driver to adapt
+            del events[_EVENT_COLUMNS - 1 :: _EVENT_COLUMNS]
+            _insert_rows(conn, _INSERT_PLAIN_EVENT, _EVENT_COLUMNS - 1, events)
         if states:
-            conn.executemany(_UPSERT_SQL["session_state"], states)
+            _insert_rows(conn, _UPSERT_SQL["session_state"], 3, states)
         for scope, rows in others.items():
             conn.executemany(_UPSERT_SQL[scope], rows)
         return tokens
@@ -553,28 +584,37 @@ class _Append:
             return found[0], found[1]
         return pk, create_time
 
-    def _update(self, pk: int, now: float) -> tuple[Any, ...]:
-        session, plan = self.session, self.plan
-        return (
+
+def _update(session: Session, plan: AppendPlan, pk: int, now: float) -> tuple[str, tuple[Any, ...]]:
+    """The statement updating session row ``pk`` for ``plan`` (if it still holds what the
+    append was computed from), and its parameters."""
+    create_time, lease_token = session.create_time, session.lease_token
+    if lease_token is None and create_time is not None:
+        return _UPDATE_UNLEASED, (
             plan.new_version,
             plan.event.timestamp,
             pk,
             plan.expected_version,
-            session.create_time,
-            session.create_time,
-            session.lease_token,
+            create_time,
             now,
-            session.lease_token,
         )
+    return _UPDATE_SESSION, (
+        plan.new_version,
+        plan.event.timestamp,
+        pk,
+        plan.expected_version,
+        create_time,
+        create_time,
+        lease_token,
+        now,
+        lease_token,
+    )
 
-    def _insert(self, pk: int) -> tuple[Any, ...]:
-        return _event_row(pk, self.plan)
 
-
-def _event_row(pk: int, plan: AppendPlan) -> tuple[Any, ...]:
-    """The parameters of :data:`_INSERT_EVENT` for ``plan``'s event in session row ``pk``."""
+def _event_insert(pk: int, plan: AppendPlan) -> tuple[str, tuple[Any, ...]]:
+    """The statement inserting ``plan``'s event in session row ``pk``, and its parameters."""
     event = plan.event
-    return (
+    row = (
         pk,
         plan.new_version,
         event.id,
@@ -583,8 +623,34 @@ def _event_row(pk: int, plan: AppendPlan) -> tuple[Any, ...]:
         event.timestamp,
         EVENT_FORMAT_VERSION,
         plan.payload,
-        plan.compaction_end,
     )
+    end = plan.compaction_end
+    if end is None:  # left to the column's default: a None costs the driver an adaptation
+        return _INSERT_PLAIN_EVENT, row
+    return _INSERT_EVENT, (*row, end)
+
+
+def _insert_rows(conn: sqlite3.Connection, insert: str, width: int, params: list[Any]) -> None:
+    """``insert`` (one row's ``INSERT ... VALUES (?, ...)``, perhaps with an ``ON CONFLICT``)
+    for every ``width`` parameters of ``params``, in order, a few statements of many rows.
+
+    The rows go in chunks of a power of two, up to :data:`_MAX_ROWS`, so a few statements'
+    texts serve every batch and stay prepared in the driver's cache."""
+    rows, start = len(params) // width, 0
+    while rows:
+        size = min(1 << (rows.bit_length() - 1), _MAX_ROWS)
+        end = start + size * width
+        conn.execute(_many_rows(insert, size), params[start:end])
+        rows -= size
+        start = end
+
+
+@functools.cache
+def _many_rows(insert: str, rows: int) -> str:
+    """``insert`` with ``rows`` rows of values rather than one."""
+    head, _, tail = insert.partition(" VALUES ")
+    row, close, rest = tail.partition(")")
+    return f"{head} VALUES {', '.join([row + close] * rows)}{rest}"
 
 
 class _NotTogether(Exception):
@@ -599,11 +665,30 @@ _UPDATE_SESSION: Final = (
     " ELSE lease_token = ? END"
 )
 
+_UPDATE_UNLEASED: Final = (
+    "UPDATE sessions SET version = ?, last_update_time = ? WHERE pk = ? AND version = ?"
+    " AND create_time = ? AND (lease_owner IS NULL OR lease_expires < ?)"
+)
+""":data:`_UPDATE_SESSION` for a session holding its creation time and no lease: the same
+checks, without the NULL parameters (the driver adapts each None, at a cost)."""
+
 _INSERT_EVENT: Final = (
     "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
     " timestamp, format_version, payload, compaction_end)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+
+_INSERT_PLAIN_EVENT: Final = (
+    "INSERT INTO events (session_pk, seq, event_id, invocation_id, author,"
+    " timestamp, format_version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+""":data:`_INSERT_EVENT` for an event that is not a compaction (``compaction_end`` NULL)."""
+
+_EVENT_COLUMNS: Final = 9
+"""The parameters of one row of :data:`_INSERT_EVENT`."""
+
+_MAX_ROWS: Final = 64
+"""The most rows in one multi-row ``INSERT``: past it, a longer statement saves little."""
 
 _MAX_PKS: Final = 100_000
 """Primary keys kept before the map starts again."""
@@ -694,7 +779,7 @@ def _acquire_appending(
             (token, owner, invocation_id, now + ttl_s, plan.new_version, event.timestamp, pk),
         )
         try:
-            conn.execute(_INSERT_EVENT, _event_row(pk, plan))
+            conn.execute(*_event_insert(pk, plan))
         except sqlite3.IntegrityError as exc:
             raise DuplicateEventError(sid, event.id) from exc
         _write_delta(conn, pk, app_name, user_id, plan.delta)
