@@ -486,3 +486,12 @@ def test_a_quantity_the_agent_repeats_from_a_result_is_kept_in_its_fact() -> Non
     assert "30 tablets" not in fact.text
     assert "8GB" not in fact.text
     assert fact.provenance == "verified"
+
+
+def test_a_slash_date_among_a_read_objects_own_fields_is_required() -> None:
+    # The claim read is one object; its loss date is its own field, as its id is, though
+    # written with slashes (a leaf was cut at the first "/" and never matched).
+    events = dated({"claim_id": "C26-0093315", "loss_date": "14/05/2026"}, "Seen.")
+    assert "date:2026-05-14" in date_keys(events)
+    listing = dated({"claims": [{"id": "C1", "loss": "14/05/2026"}, {"id": "C2"}]}, "Seen.")
+    assert "date:2026-05-14" not in date_keys(listing)  # a listing's dates are not

@@ -309,8 +309,9 @@ def transcript_entities(
     return {key: ExpectedEntity(e, tuple(ids)) for key, (e, ids, _) in found.items() if key in kept}
 
 
-_TOKEN_AT: Final = re.compile(r"[A-Za-z0-9_.@-]*")
-"""The characters of a token in a result (``scan`` is ASCII: ``isalnum`` is these letters)."""
+_TOKEN_AT: Final = re.compile(r"[A-Za-z0-9_.@/-]*")
+"""The characters of a token in a result (``scan`` is ASCII: ``isalnum`` is these letters),
+``/`` among them: an object's own ``14/05/2026`` or ``CLM/2026/004431`` is one leaf."""
 
 _KEY_BEFORE: Final = re.compile(r'"([^"\\\n]{1,64})": "?#?$')
 """The JSON key whose value starts where the text ends (``"order_id": "#``)."""
