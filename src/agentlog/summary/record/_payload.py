@@ -4,6 +4,7 @@ the keys whose value says no (see :func:`established`)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from agentlog.summary.record._scope import current
@@ -181,6 +182,7 @@ def _predicate(key: str) -> bool:
     return words[0] in _PREDICATE_HEADS or words[-1].endswith(("ed", "able", "ible"))
 
 
+@lru_cache(maxsize=4096)
 def _names_decision(key: str) -> bool:
     """Whether a word of a key names a decision or an act of granting, by its English suffix
     (``approval``, ``decision``, ``authorization``, ``acceptance``, ``approval_status``), which
