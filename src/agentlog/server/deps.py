@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     from agentlog.memory import MemoryService
     from agentlog.summary import Summarizer, SummaryStore
 
-__all__ = ["AdminCaller", "CallerDep", "Server", "ServerDep", "SessionId", "get_server"]
+__all__ = [
+    "AdminCaller",
+    "CallerDep",
+    "Server",
+    "ServerDep",
+    "SessionId",
+    "get_server",
+    "server_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +90,17 @@ class Server:
             await self.memory.delete_session(**where)
 
 
-async def get_server(request: Request) -> Server:
-    """The server the app was created with."""
+def server_of(request: Request) -> Server:
+    """The server the app was created with: for a route on the hot path, read from its
+    request rather than taken as ``ServerDep`` (each dependency is one more for FastAPI to
+    solve, on every request)."""
     server: Server = request.app.state.agentlog
     return server
+
+
+async def get_server(request: Request) -> Server:
+    """The server the app was created with."""
+    return server_of(request)
 
 
 ServerDep = Annotated[Server, Depends(get_server)]
@@ -127,7 +142,7 @@ async def authenticate(
     routing, on every request. The server is read from the app, not taken as a dependency:
     FastAPI solves a cached dependency again, for each that takes it, before its cache.)
     """
-    server: Server = request.app.state.agentlog
+    server = server_of(request)
     if server.keys.local:
         client = request.client.host if request.client else None
         if not is_loopback(client):

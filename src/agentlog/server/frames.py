@@ -53,11 +53,26 @@ class Frame:
     """The frame as sent: the bytes of :meth:`sse`, encoded once for every reader."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "wire", self.sse().encode())
+        object.__setattr__(self, "wire", _wire(self))
 
     def sse(self) -> ServerSentEvent:
         """The frame as sse-starlette sends it."""
         return ServerSentEvent(data=self.data, event=self.kind, id=self.event_id)
+
+
+def _wire(frame: Frame) -> bytes:
+    """``frame.sse().encode()``, without its regular expressions where no field holds a line
+    break (a frame's JSON never does: JSON escapes them), which scanned each frame's data
+    character by character (2% of a turn's instructions)."""
+    kind, data, event_id = frame.kind, frame.data, frame.event_id
+    if _breaks(data) or _breaks(kind) or (event_id is not None and _breaks(event_id)):
+        return frame.sse().encode()
+    head = "" if event_id is None else f"id: {event_id}\r\n"
+    return f"{head}event: {kind}\r\ndata: {data}\r\n\r\n".encode()
+
+
+def _breaks(text: str) -> bool:
+    return "\n" in text or "\r" in text
 
 
 def _json(frame: StreamFrame) -> str:

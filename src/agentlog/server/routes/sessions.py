@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import HTTPException, Query, Response, status
+from fastapi import HTTPException, Query, Request, Response, status
 
 from agentlog._frozen import thaw
 from agentlog.router import route
-from agentlog.server.deps import CallerDep, ServerDep, SessionId
+from agentlog.server.deps import CallerDep, ServerDep, SessionId, server_of
 from agentlog.server.replay import events_after
 from agentlog.server.routes.resource import resource_router
 from agentlog.server.schemas import (
@@ -33,8 +33,9 @@ NOT_FOUND: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, responses={409: {}})
-async def create_session(body: CreateSession, server: ServerDep, caller: CallerDep) -> SessionOut:
+async def create_session(body: CreateSession, caller: CallerDep, request: Request) -> SessionOut:
     """Create a session for the caller."""
+    server = server_of(request)
     session = await server.store.create_session(
         app_name=server.app_name,
         user_id=caller.user_id,

@@ -13,7 +13,7 @@ from sse_starlette import EventSourceResponse
 from agentlog.events import Content
 from agentlog.runner import confirmation_answer, credential_answer
 from agentlog.server.auth import Caller
-from agentlog.server.deps import CallerDep, Server, ServerDep, SessionId
+from agentlog.server.deps import CallerDep, Server, ServerDep, SessionId, server_of
 from agentlog.server.follow import follow_session
 from agentlog.server.frames import FrameKind
 from agentlog.server.parts import MessageBody, NewAnswers, NewParts, Uploads, message_of
@@ -111,7 +111,6 @@ def _as_json(request: Request, stream: bool) -> bool:
 async def send_message(
     session_id: SessionId,
     body: MessageBody,
-    server: ServerDep,
     caller: CallerDep,
     request: Request,
     stream: Stream = True,
@@ -119,6 +118,7 @@ async def send_message(
 ) -> Response:
     """Send the user's message (text, or parts: text with files, or answers to requests) and
     stream the turn it starts to its end, or answer the whole turn as JSON."""
+    server = server_of(request)
     uploads: Uploads | None = None
     if isinstance(body, NewParts | NewAnswers):
         message, uploads = await message_of(
