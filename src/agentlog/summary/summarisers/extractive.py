@@ -124,40 +124,25 @@ _ERROR_WORD: Final = re.compile(r"^\s*error\b\W*", re.IGNORECASE)
 """How an error message opens ("Error: User not found"), which "failed" says."""
 
 
-_RELAYED_CHARS: Final = 16
-"""A result's value an agent repeats to the customer is kept up to this long: a quantity and
-its unit (``2.5 mg``, ``40.5 kg``), not an address or a sentence."""
+_QUANTITY: Final = re.compile(r'": "(\d[\d.,]{0,8} (?:[^\W\d_]{1,6}|%))"')
+"""A JSON string of a number, a space and its unit: ``2.5 mg``, ``40.5 kg``, ``8 hours``,
+``6.9 %`` (not ``619 Broadway``, nor a product's option such as ``8GB``, which reads as one
+word). It starts with the literal that opens a value, which the engine jumps to."""
 
 
-_QUANTITY: Final = re.compile(r"\d[\d.,]* (?:[^\W\d_]{1,6}|%)")
-"""A number, a space and its unit: ``2.5 mg``, ``40.5 kg``, ``8 hours``, ``6.9 %`` (not
-``619 Broadway``, nor a product's option such as ``8GB``, which reads as one word)."""
-
-
-def _relayed(events: Iterable[Event], lines: Sequence[TranscriptLine]) -> dict[str, set[str]]:
-    """Per tool result, its short values of a number and its unit (``2.5 mg``, ``40.5 kg``,
-    ``3 boxes``) that an agent's message writes whole: what the agent told the customer of
-    it, so a fact of it keeps them beside the identifiers, though no entity check asks."""
+def _relayed(lines: Sequence[TranscriptLine]) -> dict[str, set[str]]:
+    """Per tool result, its quantities (``2.5 mg``, ``40.5 kg``, ``3 boxes``) that an agent's
+    message writes whole: what the agent told the customer of it, so a fact of it keeps them
+    beside the identifiers, though no entity check asks."""
     said = "\n".join(ln.body for ln in lines if ln.kind == "text" and ln.author != USER_AUTHOR)
     found: dict[str, set[str]] = {}
     if not any(c.isdigit() for c in said):
         return found
-    for event in events:
-        for response in event.function_responses():
-            stack: list[Any] = [response.response]
-            while stack:
-                v = stack.pop()
-                if isinstance(v, Mapping):
-                    stack.extend(v.values())
-                elif isinstance(v, list | tuple):
-                    stack.extend(v)
-                elif (
-                    isinstance(v, str)
-                    and len(v) <= _RELAYED_CHARS
-                    and _QUANTITY.fullmatch(v) is not None
-                    and _whole_in(said, v)
-                ):
-                    found.setdefault(event.id, set()).add(v)
+    for ln in lines:
+        if ln.kind == "result" and '": "' in ln.body:
+            for m in _QUANTITY.finditer(ln.body):
+                if _whole_in(said, m[1]):
+                    found.setdefault(ln.event_id, set()).add(m[1])
     return found
 
 
@@ -757,7 +742,7 @@ class ExtractiveSummarizer:
             # Only what a record must keep leads an item: the rest of a dump is left out.
             if event_id is not None and entity.key in expected:
                 by_event.setdefault(event_id, set()).add(entity.text)
-        for event_id, values in _relayed(events, lines).items():
+        for event_id, values in _relayed(lines).items():
             by_event.setdefault(event_id, set()).update(values)
         first_user = next(
             (ln for ln in lines if ln.kind == "text" and ln.author == USER_AUTHOR), None
