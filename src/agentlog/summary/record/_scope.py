@@ -22,7 +22,7 @@ __all__ = ["Readings", "current", "one_check"]
 class Readings:
     """What one scope has read, by text."""
 
-    __slots__ = ("established", "key_words", "searched", "spaced", "spaced_plain")
+    __slots__ = ("established", "key_words", "searched", "spaced", "spaced_plain", "summary_keys")
 
     def __init__(self) -> None:
         self.spaced: dict[str, str] = {}
@@ -37,6 +37,9 @@ class Readings:
         """What a set of instruction patterns finds in a text
         (:meth:`.instructions.InstructionPatterns.search`): a summariser searches its record
         before the validator searches it again."""
+        self.summary_keys: dict[tuple[object, str], frozenset[str]] = {}
+        """The keys a set of entity patterns reads in a record's text
+        (:meth:`.entities.EntityPatterns.summary_keys`)."""
 
 
 _CURRENT: Final[ContextVar[Readings | None]] = ContextVar("agentlog_readings", default=None)

@@ -47,6 +47,7 @@ from agentlog.summary.record._scan import (
     phones,
     user_ids,
 )
+from agentlog.summary.record._scope import current
 
 __all__ = [
     "MONEY_KEYS",
@@ -272,6 +273,16 @@ class EntityPatterns:
     def summary_keys(self, text: str) -> set[str]:
         """The keys ``text`` holds, read leniently: every word as an identifier, every number
         as an amount, and each date also under its month and day alone."""
+        readings = current()
+        if readings is None:
+            return self._summary_keys(text)
+        # A summariser reads its record's keys, and its validator the same record's again.
+        found = readings.summary_keys.get((self, text))
+        if found is None:
+            found = readings.summary_keys[(self, text)] = frozenset(self._summary_keys(text))
+        return set(found)  # the caller's to change
+
+    def _summary_keys(self, text: str) -> set[str]:
         # Loose on purpose: extra keys cost nothing, a missed one fails a good record.
         raw = text.encode("utf-8", "surrogatepass")
         tokens = _utf8_tokens(casefold_utf8(text, raw))
