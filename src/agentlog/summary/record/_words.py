@@ -40,6 +40,7 @@ from agentlog.summary.record.unicode_fold import fold, wide_chars
 __all__ = [
     "CONDITIONAL",
     "NEGATED",
+    "REVERSALS",
     "STOP_WORDS",
     "content_words",
     "forms",
@@ -140,7 +141,7 @@ _IDENT_START: Final = re.compile(r"[\w-]*$")
 """An identifier that ends by saying its thing is asked for, not had (``approval_required``,
 ``waiver_requested``, ``refund-pending``): its words read as conditional. (A marker inside an
 identifier otherwise conditions what follows it: ``cancel_pending_order``.)"""
-_REVERSALS: Final = frozenset(
+REVERSALS: Final = frozenset(
     {"revoked", "reversed", "rescinded", "cancelled", "canceled", "withdrawn", "voided"}
     | {"overturned", "retracted", "undone"}
 )
@@ -227,6 +228,8 @@ def _spaced(text: str, hedged: bool = True) -> str:
 
 def _spaced_now(text: str, hedged: bool) -> str:
     folded = fold(text)
+    if "~~" in folded or "<" in folded or "**" in folded:
+        folded = _unmarked(folded)
     if "n't" in folded or "n\u2019t" in folded:
         folded = _NOT.sub(" not", folded)
     if folded.isascii():  # a translate in C, several times faster than the regex
@@ -242,6 +245,25 @@ def _spaced_now(text: str, hedged: bool) -> str:
     raw = letters.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
     spaced = raw.decode("utf-8", "surrogatepass")
     return _conditioned(spaced, _clauses(folded, spaced, hedged))
+
+
+_STRUCK: Final = re.compile(
+    r'~~[^~"\n]*~~|<(del|s|strike)(?:\s[^>"]*)?>[^"<]*</\1\s*>|<!--[^"]*?-->', re.IGNORECASE
+)
+"""Text that markup deletes: struck out (``~~approved~~``, ``<del>``, ``<s>``, ``<strike>``)
+or commented out (``<!-- -->``), within one string (never across a quote)."""
+_BOLD: Final = re.compile(r'\*\*(?=[^\s*"])([^*"\n]+?)(?<=[^\s*])\*\*')
+"""Bold in markdown (``**approved**``): emphasis, not a footnote's mark (``approved**``)."""
+
+
+def _unmarked(folded: str) -> str:
+    """``folded`` without what markup deletes (:data:`_STRUCK`: a struck-out word is not
+    said), and bold read as its text."""
+    if "~~" in folded or "<" in folded:
+        folded = _STRUCK.sub(" ", folded)
+    if "**" in folded:
+        folded = _BOLD.sub(r"\1", folded)
+    return folded
 
 
 def _clauses(folded: str, spaced: str, hedge: bool = True) -> list[tuple[int, int]]:
@@ -305,7 +327,7 @@ def _hedges(folded: str, spaced: str, words: set[str]) -> list[tuple[int, int]]:
                     begun = _clause_start(folded, m.start(), m[0].endswith(" apply"))
                     # A reversal ("approved, then revoked") hedges what else its clause says;
                     # alone ("cancelled") it is the state, and stays one.
-                    if hint not in _REVERSALS or " " in folded[begun:end].strip():
+                    if hint not in REVERSALS or " " in folded[begun:end].strip():
                         spans.append((begun, end))
                 at = padded.find(f" {hint} ", at + 1)
     if "see" in words:
