@@ -278,6 +278,7 @@ def _bound(words: set[str], text: str, entities: Sequence[Entity], units: Sequen
         numbers_of(text),
         payloads,
         lambda word: any(not u.unsaid([word]) for u in bare),
+        text,
     )
 
 
