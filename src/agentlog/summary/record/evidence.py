@@ -507,7 +507,14 @@ class Evidence:
                 quoted.update(range(at, at + _QUOTED))
         user = self.user_words()
         actions = event.actions
-        did = render_payload(dict(actions.state_delta), 1 << 40, 1 << 40)
+        # A value it stored that is only the user's words (a router keeping the message) is
+        # not what it decided, as a call's argument is not (:meth:`_users_only`).
+        delta = {
+            k: v
+            for k, v in actions.state_delta.items()
+            if not (isinstance(v, str) and v.strip() and self._users_only(v, event.id))
+        }
+        did = render_payload(delta, 1 << 40, 1 << 40)
         did = letters_of(f"{did} {actions.transfer_to_agent or ''}")
         tools = self._tools_said()[1]()
         kept = []
