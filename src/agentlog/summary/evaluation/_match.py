@@ -41,6 +41,13 @@ _QUANTITY: Final = re.compile(r"(?P<n>\d[\d,]*(?:\.\d+)?)\s+(?P<unit>[a-z]+)", r
 _PHONE: Final = re.compile(r"[+(]?\d[\d ()+.-]{6,}\d")
 _DIGIT_RUN: Final = re.compile(r"\d[\d ()+.-]*\d")
 _WORD: Final = re.compile(r"[a-z]+")
+_TIME: Final = re.compile(
+    r"(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])"
+    r"(?:\s?(?P<half>[ap])\.?m\b\.?)?",
+    re.IGNORECASE,
+)
+"""A clock time, also inside an ISO timestamp (``T14:30:00-05:00``): a date or a zone is not its
+boundary, as a letter or a digit is an identifier's."""
 _QUOTE_TOKEN: Final = re.compile(r"[a-z0-9$£€]+(?:['.-][a-z0-9]+)*")
 _NAME_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _REMARK: Final = re.compile(r"\([^()]*\)")
@@ -125,6 +132,9 @@ def mentions(haystack: str, needle: str) -> bool:
     if _is_one_date(needle):
         (year, day), have = _dates(needle)[0], _dates(haystack)
         return any(d == day and (year == "-" or y in ("-", year)) for y, d in have)
+    time = _TIME.fullmatch(needle)
+    if time is not None:
+        return _clock(time) in {_clock(t) for t in _TIME.finditer(haystack)}
     if _PHONE.fullmatch(needle):
         digits = re.sub(r"\D", "", needle)[-10:]
         if len(digits) >= 7:
@@ -136,6 +146,14 @@ def mentions(haystack: str, needle: str) -> bool:
         and Decimal(quantity["n"].replace(",", "")) in _numbers(haystack)
         and quantity["unit"].casefold() in haystack.casefold()
     )
+
+
+def _clock(time: re.Match[str]) -> tuple[int, int]:
+    """A time's (hour, minute) on a 24-hour clock: ``09:15`` = ``9:15``, ``2:30 pm`` = ``14:30``."""
+    hour, half = int(time["h"]), (time["half"] or "").casefold()
+    if half and hour <= 12:
+        hour = hour % 12 + (12 if half == "p" else 0)
+    return hour, int(time["m"])
 
 
 def _is_one_date(text: str) -> bool:
