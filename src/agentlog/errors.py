@@ -5,6 +5,8 @@ The tree::
     AgentlogError
     ├── InvalidEventError          an event or message that breaks the contract (ValueError)
     │   ├── InvalidMessageError    a user message the runner cannot take
+    │   ├── UnansweredResponseError  a tool result answering no call made before it (an import)
+    │   ├── ReservedAuthorError    an event authored as agentlog's own records (an import)
     │   └── InvalidValueError      a value, key or id outside the input contract (agentlog.limits)
     │       ├── NonFiniteNumberError  NaN, an infinity, or a number that reads as one (1e999)
     │       ├── InvalidUnicodeError   a lone surrogate in a string or key
@@ -51,6 +53,8 @@ if TYPE_CHECKING:
 __all__ = [
     "AgentlogError",
     "InvalidMessageError",
+    "ReservedAuthorError",
+    "UnansweredResponseError",
     "InvalidUnicodeError",
     "InvalidValueError",
     "NonFiniteNumberError",
@@ -96,6 +100,32 @@ class InvalidEventError(AgentlogError, ValueError):
 
 class InvalidMessageError(InvalidEventError):
     """A user message the runner cannot take (wrong role, empty, or mixed kinds of parts)."""
+
+
+class UnansweredResponseError(InvalidEventError):
+    """A function response (a tool result) that answers no call made before it: no call with
+    its id, or one answered already. Who may vouch for a result is whoever made the call."""
+
+    def __init__(self, event_id: str, call_id: str, name: str) -> None:
+        super().__init__(
+            f"event {event_id!r}: the result of {name!r} (call {call_id!r}) answers no call made "
+            "before it, or one answered already"
+        )
+        self.event_id = event_id
+        self.call_id = call_id
+        self.name = name
+
+
+class ReservedAuthorError(InvalidEventError):
+    """An event authored under a name agentlog keeps for the records it writes itself (a
+    handoff, a compaction), from somewhere that is not agentlog writing them (an import)."""
+
+    def __init__(self, event_id: str, author: str) -> None:
+        super().__init__(
+            f"event {event_id!r}: the author {author!r} is kept for agentlog's own records"
+        )
+        self.event_id = event_id
+        self.author = author
 
 
 class InvalidValueError(InvalidEventError):
