@@ -31,6 +31,7 @@ __all__ = [
     "decode_value",
     "encode_event",
     "encode_value",
+    "encode_values",
 ]
 
 EVENT_FORMAT_VERSION: Final = 1
@@ -160,10 +161,9 @@ def decode_events(
             gc.enable()
 
 
-_value_encoder: Final = VALUE_ENCODER
-# One encoder for every value: ``json.dumps`` with options builds a new one per call, which
-# cost ten times the encoding of a small value. It refuses NaN and infinities rather than
-# writing a row its reader (``decode_value``) refuses.
+# One encoder for every value (``VALUE_ENCODER``): ``json.dumps`` with options builds a new
+# one per call, which cost ten times the encoding of a small value. It refuses NaN and
+# infinities rather than writing a row its reader (``decode_value``) refuses.
 
 
 def _c_encoder() -> Callable[[Any], str] | None:
@@ -209,6 +209,8 @@ def _c_encoder() -> Callable[[Any], str] | None:
 
 
 _fast_encode: Final = _c_encoder() or VALUE_ENCODER.encode
+_escape: Final[Callable[[str], str]] = json.encoder.encode_basestring
+"""A string as ``VALUE_ENCODER`` writes it (``ensure_ascii=False``)."""
 
 
 def encode_value(value: Any) -> str:
@@ -220,13 +222,19 @@ def encode_value(value: Any) -> str:
     if cls is bool:
         return "true" if value else "false"
     if cls is str:
-        return _value_encoder.encode(value)  # a string is escaped alone, without the C encoder
+        return _escape(value)  # what the encoder does with a string, without its method call
     try:
         return _fast_encode(value)
     except ValueError as exc:
         raise NonFiniteNumberError(
             "a state value", "holds NaN or an infinity, which JSON cannot carry"
         ) from exc
+
+
+def encode_values(values: Iterable[Any]) -> str:
+    """A JSON array of state values (or keys), as :func:`encode_value` writes the list."""
+    # Element by element: building the C encoder costs more than writing a short list.
+    return "[" + ",".join([encode_value(value) for value in values]) + "]"
 
 
 def decode_value(

@@ -73,7 +73,7 @@ from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
     decode_state,
-    encode_value,
+    encode_values,
 )
 from agentlog.sessions.leases import Lease, LeasedAppend, TurnState
 from agentlog.sessions.migrations import MIGRATIONS_TABLE, load_migrations
@@ -667,13 +667,13 @@ def _delta_params(delta: ScopedDelta, params: dict[str, Any]) -> tuple[bool, ...
         put = [key for key in keys if changes[key] is not REMOVED]
         gone = [key for key in keys if changes[key] is REMOVED] if len(put) < len(keys) else []
         if put:
-            params[keys_param] = encode_value(put)
+            params[keys_param] = encode_values(put)
             # As ``encode_value`` writes each value: json_array_elements hands every element
             # on as the very text it was given (json_each would not: it unescapes, and
             # refuses a \u0000 inside a value).
-            params[values_param] = encode_value([changes[key] for key in put])
+            params[values_param] = encode_values([changes[key] for key in put])
         if gone:
-            params[gone_param] = encode_value(gone)
+            params[gone_param] = encode_values(gone)
         shape += (bool(put), bool(gone))
     return shape
 
