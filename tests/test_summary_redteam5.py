@@ -13,15 +13,17 @@ label is read), and the main ones through a compaction and a handoff:
    ``"address_change_approved": true``);
 3. a listing whose records are told apart by a code too short to be an entity (``R1``);
 4. a state its own object undoes (``"approved": true, "revoked": true``, ``withdrawn_at``);
-5. struck-out or commented-out markup (``~~approved~~``, ``<del>approved</del>``);
+5. struck-out or commented-out markup (``~~approved~~``, ``<del>approved</del>``, Unicode's
+   combining strokes through the letters);
 6. JSON held in a string (``"payload": "{\\"refund\\": \\"denied\\"}"``);
 7. a tool whose result hands back what the call was given (closed before this round: kept);
 8. an amount in another currency than the item's (``"currency": "JPY"`` for "$84.00");
-9. a deterministic agent that keeps the customer's words in its state change.
+9. a deterministic agent that keeps the customer's words in its state change;
+10. a predicate's value that says no in other words or signs (``"off"``, ``"nah"``, a cross).
 
-Before this round's rules, 237 of the 357 attack cases (a wording under one citing, or
-through ``validate_output``) ended ``verified``: family 1: 84, 2: 56, 3: 9, 4: 20, 5: 20,
-6: 12, 7: 0, 8: 24, 9: 12. None may end ``verified`` now; the controls check that what the
+Before this round's rules, 285 of the 405 attack cases (a wording under one citing, or
+through ``validate_output``) ended ``verified``: family 1: 84, 2: 56, 3: 9, 4: 20, 5: 32,
+6: 12, 7: 0, 8: 32, 9: 12, 10: 28. None may end ``verified`` now; the controls check that what the
 tools said stays ``verified`` (``**approved**``, bold, was an agent statement before too).
 """
 
@@ -174,12 +176,25 @@ STRUCK = [
     "<s>approved</s> denied",
     "<strike>approved</strike> denied",
     "<!-- approved --> denied",
+    "a\u0336p\u0336p\u0336r\u0336o\u0336v\u0336e\u0336d\u0336 denied",
+    "approved\u0336",
+    "a\u0338p\u0338p\u0338r\u0338o\u0338v\u0338e\u0338d\u0338",
 ]
 
 
 @pytest.mark.parametrize("value", STRUCK)
 def test_struck_out_markup_says_nothing(value: str) -> None:
     assert_never_verified({"refund": value}, ["A-1001 refund approved."])
+
+
+# --- 10. a predicate's value that says no in other words or signs -------------------------
+
+NO_IN_OTHER_WORDS = ["off", "disabled", "nah", "negative", "\u2717", "\u274c", "\u2716"]
+
+
+@pytest.mark.parametrize("value", NO_IN_OTHER_WORDS)
+def test_a_predicate_said_no_in_other_words_is_not_verified(value: str) -> None:
+    assert_never_verified({"refund_approved": value}, ["A-1001 refund approved."])
 
 
 # --- 6. JSON held in a string --------------------------------------------------------------
@@ -273,6 +288,7 @@ CURRENCY: list[dict[str, Any]] = [
     {"refund_amount": 84.0, "currency": "JPY"},
     {"refund": {"amount": 84.0, "currency": "INR"}},
     {"refund_approved": 84.0, "currency_code": "HUF"},
+    {"refund": {"amount": 84.0}, "unit": "JPY"},
 ]
 
 

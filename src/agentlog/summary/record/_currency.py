@@ -8,7 +8,7 @@ from typing import Final
 
 from agentlog.summary.record._scan import _CODE_NAMES as CODE_NAMES
 
-__all__ = ["item_currencies", "may_be"]
+__all__ = ["CURRENCY_CODES", "item_currencies", "may_be"]
 
 _SIGN_CODES: Final = {
     "$": frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN", "BRL", "TWD", "ARS"})
@@ -27,6 +27,9 @@ _SIGN_CODES: Final = {
     "\u20b1": frozenset({"PHP"}),
 }
 """The ISO 4217 codes each currency sign is written for (``$`` for many dollars and pesos)."""
+CURRENCY_CODES: Final = frozenset(CODE_NAMES).union(*_SIGN_CODES.values())
+"""Every ISO 4217 code known here, in capitals: a value that is one is a currency, whatever its
+key (``"unit": "JPY"``)."""
 _CODE: Final = re.compile(r"(?<![A-Za-z])(?:" + "|".join(CODE_NAMES) + r")(?![A-Za-z])")
 
 
@@ -44,8 +47,5 @@ def item_currencies(text: str) -> frozenset[str] | None:
 def may_be(currencies: frozenset[str], held: frozenset[str]) -> bool:
     """Whether a payload whose currency fields hold the codes ``held`` (upper case) can be in
     one of ``currencies``: a payload naming no known code says nothing against it."""
-    known = {c for c in held if c in _ALL}
+    known = {c for c in held if c in CURRENCY_CODES}
     return not known or not currencies.isdisjoint(known)
-
-
-_ALL: Final = frozenset(CODE_NAMES).union(*_SIGN_CODES.values())

@@ -27,6 +27,8 @@ _DENIED: Final = (
     r"|queued|processing|submitted|to be [a-z]+|tb[ca]|undecided|unclear|unsure|partial"
     r"|partially|tentative|provisional|conditional|open|escalated|unconfirmed|unverified"
     r"|suspended|cancell?ed|on ?going|deferred|postponed"
+    # No in other words and signs: a switch that is off, a cross, a refusal said plainly.
+    r"|off|disabled|nah|negative|\u2717|\u2718|\u274c|\u2716|\u26d4"
 )
 """A string that says a predicate's key is not so (``"refund_approved": "pending"``, "on
 hold", "requested"), though for another key it is a state like any (``"status": "rejected"``,

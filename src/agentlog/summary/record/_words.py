@@ -22,6 +22,10 @@ reference "- see terms", a trailing ``*``, ``?`` or dagger) conditions its whole
 and after it, up to a string's quote or a sentence's end: "approved (conditional)" holds
 ``if~approved`` only.
 
+What markup deletes is not said: struck out (``~~approved~~``, ``<del>``, ``<s>``,
+``<strike>``, a letter with a combining stroke through it) or commented out (``<!-- -->``);
+bold (``**approved**``) is its text, not a footnote's mark.
+
 A word of an item is found in an event when the event holds it in some inflection: each item
 word is expanded into its likely forms (:func:`forms`: ``refund`` ~ ``refunds``, ``refunded``,
 ``refunding``; ``shipped`` ~ ``ship``, ``shipping``) and the sets are intersected, which is
@@ -227,6 +231,8 @@ def _spaced(text: str, hedged: bool = True) -> str:
 
 
 def _spaced_now(text: str, hedged: bool) -> str:
+    if not text.isascii() and _OVERLAY_HINTS.intersection(text):
+        text = _OVERLAID.sub(" ", text)  # before folding, which drops the marks
     folded = fold(text)
     if "~~" in folded or "<" in folded or "**" in folded:
         folded = _unmarked(folded)
@@ -247,6 +253,11 @@ def _spaced_now(text: str, hedged: bool) -> str:
     return _conditioned(spaced, _clauses(folded, spaced, hedged))
 
 
+_OVERLAYS: Final = "\u0334\u0335\u0336\u0337\u0338"
+"""Combining marks drawn through a letter (a tilde, strokes, a slash): Unicode's strike-out."""
+_OVERLAY_HINTS: Final = frozenset(_OVERLAYS)
+_OVERLAID: Final = re.compile(f"[^\\W\\d_]*(?:[^\\W\\d_][{_OVERLAYS}]+)+[^\\W\\d_]*")
+"""A word with struck-out letters (``a\u0336p\u0336p\u0336...``): not said, as ``~~...~~``."""
 _STRUCK: Final = re.compile(
     r'~~[^~"\n]*~~|<(del|s|strike)(?:\s[^>"]*)?>[^"<]*</\1\s*>|<!--[^"]*?-->', re.IGNORECASE
 )

@@ -46,8 +46,9 @@ English grammar, never a domain's words:
 - of records in a list told apart by a short code (a value of up to :data:`_CODE_CHARS`
   characters under a key of :data:`_NAME_WORDS`: ``R1``), an item writing one reads only
   that record;
-- an amount in a payload whose currency field (``currency``, ``currency_code``) holds a code
-  the item's sign or code cannot mean is not the item's (:mod:`._currency`).
+- an amount in a payload whose currency (a field named for it, or any value that is an
+  ISO 4217 code: ``"unit": "JPY"``) the item's sign or code cannot mean is not the item's
+  (:mod:`._currency`).
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -67,7 +68,7 @@ from dataclasses import field as _default
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
-from agentlog.summary.record._currency import item_currencies, may_be
+from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, may_be
 from agentlog.summary.record._payload import _TEXT_KEYS, _decision_word
 from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._words import REVERSALS, STOP_WORDS, content_words, forms
@@ -369,7 +370,7 @@ def _leaf(
         words = _value_words(value)
         if not words:
             return
-        if info.currency and len(value) == 3 and value.isalpha():
+        if len(value) == 3 and (info.currency or value in CURRENCY_CODES) and value.isalpha():
             reading.currencies.add(value.upper())
         if info.generic:  # "status": "approved" is a state of its object
             clause = not top and bool(above) and _clause(value)
