@@ -68,7 +68,7 @@ from agentlog.summary.record.carried import CarriedItem, compaction_items, hando
 from agentlog.summary.record.entities import Entity
 from agentlog.summary.record.expected import ParsedTranscript
 from agentlog.summary.record.learned import holds_token, token_starts
-from agentlog.summary.record.marks import HANDOFF_AUTHOR
+from agentlog.summary.record.marks import HANDOFF_AUTHOR, HANDOFF_SOURCE_KEY
 from agentlog.transcript import LineKind, render_payload, transcript_lines
 
 __all__ = ["USER_AUTHOR", "Evidence", "Tier", "Unit", "is_decision", "is_handoff"]
@@ -105,8 +105,15 @@ def is_decision(event: Event) -> bool:
 def is_handoff(event: Event) -> bool:
     """Whether ``event`` is a handoff's first event as :func:`start_handoff` writes it: authored
     ``handoff`` and written by code (no model, no usage: an agent a model runs is never one,
-    whatever its name)."""
-    return event.author == HANDOFF_AUTHOR and event.model is None and event.usage is None
+    whatever its name), naming the session it hands over from. :class:`Evidence` also asks
+    that it open its session, as ``start_handoff`` writes it: a custom agent named ``handoff``
+    answers a user's message, after it."""
+    return (
+        event.author == HANDOFF_AUTHOR
+        and event.model is None
+        and event.usage is None
+        and HANDOFF_SOURCE_KEY in event.actions.state_delta
+    )
 
 
 class Evidence:
@@ -259,7 +266,7 @@ class Evidence:
         inner = {*visiting, event_id}
         if event is not None and event.actions.compaction is not None:
             units = self._compaction(event, inner, depth)
-        elif event is not None and is_handoff(event):
+        elif event is not None and is_handoff(event) and event_id == next(iter(self.events)):
             units = [
                 Unit(TIER_OF_LABEL[i.label or "agent_statement"], i.text)
                 for i in handoff_items(event.text())
