@@ -20,7 +20,8 @@ tier, from the strongest witness down:
   is an echo, whatever its key; an artifact holds its name as an identifier, not as words;
 - ``agent``: any other text by an agent: model prose, a callback's canned reply, and a tool
   call the session holds no result of, or only an error (``{"error": ...}``): what the agent
-  asked for, which nothing established;
+  asked for, which nothing established; and a tool result that answers no call the session
+  holds (no call of its id and name): someone's word for what a tool said;
 - ``user``: anything the user authored.
 
 agentlog's own events are read through, never taken at their word
@@ -47,12 +48,12 @@ only when an item asks), since a record cites a few events of a long session.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
 from typing import Any, Final
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
-from agentlog.events import Event
+from agentlog.events import Event, FunctionResponse
 from agentlog.summary.record._extract import is_lookup
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._unit import TIER_OF_LABEL, Tier, Unit
@@ -142,6 +143,7 @@ class Evidence:
         self._folded_ids: set[str] | None = None
         self._user_runs: set[tuple[str, ...]] | None = None
         self._answers: dict[str, bool] | None = None
+        self._calls: set[tuple[str | None, str]] | None = None
         self._said_by_tools: str | None = None
         self._tool_letters: str | None = None
         self._said_raw = ""
@@ -307,6 +309,8 @@ class Evidence:
                 own = self._unquoted(body, event)
             elif kind == "call" and link is not None and not self._answered(link):
                 tier = "agent"  # a call that failed or was never answered: what the agent asked
+            elif kind == "result" and tier == "evidence" and not self._called(link, results_of):
+                tier = "agent"  # answers no call of the session: someone's word for a tool's
             elif kind == "code":
                 own = ""  # what a model's program prints is the model's words
             elif kind == "error":
@@ -482,6 +486,15 @@ class Evidence:
             return match[0]
 
         return _ECHO.sub(blank, text)
+
+    def _called(self, call_id: str | None, results: Sequence[FunctionResponse]) -> bool:
+        """Whether the session holds a call of this id (and the result's name) for the result
+        ``call_id`` to answer: a result is vouched for by the call it answers, whoever made it
+        (the user runs device tools in telecom sessions)."""
+        if self._calls is None:
+            self._calls = {(c.id, c.name) for e in self.events.values() for c in e.function_calls()}
+        name = next((r.name for r in results if r.id == call_id), None)
+        return call_id is not None and (call_id, name) in self._calls
 
     def _answered(self, call_id: str) -> bool:
         """Whether the session holds a result of the call ``call_id`` that is not an error."""
