@@ -515,23 +515,28 @@ class _Append:
         unleased = True
         for append in appends:
             session, plan = append.session, append.plan
-            token = append._token(conn)
+            create_time = session.create_time
+            pk = append.known_pk
+            if pk is None or create_time is None:
+                token = append._token(conn)
+                pk = token[0]
+            else:  # what _token answers without a lookup
+                token = (pk, create_time)
             tokens.append(token)
-            pk = token[0]
             event = plan.event
             version = plan.expected_version
-            create_time = session.create_time
+            timestamp = event.timestamp
             if session.lease_token is not None or create_time is None:
                 unleased = False
             elif unleased:
-                updates.append((version + 1, event.timestamp, pk, version, create_time, now))
+                updates.append((version + 1, timestamp, pk, version, create_time, now))
             events += (
                 pk,
                 version + 1,
                 event.id,
                 event.invocation_id,
                 event.author,
-                event.timestamp,
+                timestamp,
                 EVENT_FORMAT_VERSION,
                 plan.payload,
                 end := plan.compaction_end,
