@@ -1,5 +1,6 @@
-"""Many sessions appending at once to one SQLite store, in this process: appends/s, p50/p99
-latency and the process's CPU per append (issue 15's 200-writer target, measured quickly).
+"""Many sessions appending at once to one SQLite store, in this process: appends/s, the
+latency's distribution (p50, p90, p99, p99.9, max) and the process's CPU per append (issue
+15's 200-writer target, measured quickly).
 
     .venv-bench/bin/python -m bench.sqlite_many_writers --sessions 200 --seconds 3 --rounds 3
 
@@ -82,7 +83,10 @@ async def _round(
     return {
         "rate": measured.rate,
         "p50": measured.percentile(50),
+        "p90": measured.percentile(90),
         "p99": measured.percentile(99),
+        "p999": measured.percentile(99.9),
+        "max": max(latencies, default=0.0),
         "cpu_us": cpu / max(len(latencies), 1) * 1e6,
         "main_us": main / max(len(latencies), 1) * 1e6,
     }
@@ -108,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(result), flush=True)
         else:
             print(
-                f"{result['rate']:8,.0f}/s  p50 {result['p50']:5.2f} ms  p99 {result['p99']:5.2f}"
+                f"{result['rate']:8,.0f}/s  p50 {result['p50']:5.2f} ms  p90 {result['p90']:5.2f}"
+                f"  p99 {result['p99']:5.2f}  p99.9 {result['p999']:5.2f}  max {result['max']:5.2f}"
                 f" ms  {result['cpu_us']:5.1f} us CPU/append ({result['main_us']:.1f} on the loop's"
                 " thread)",
                 flush=True,
@@ -116,7 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.json and len(results) > 1:
         med = {k: statistics.median(r[k] for r in results) for k in results[0]}
         print(
-            f"median {med['rate']:,.0f}/s  p50 {med['p50']:.2f} ms  p99 {med['p99']:.2f} ms"
+            f"median {med['rate']:,.0f}/s  p50 {med['p50']:.2f} ms  p90 {med['p90']:.2f} ms"
+            f"  p99 {med['p99']:.2f} ms  p99.9 {med['p999']:.2f} ms  max {med['max']:.2f} ms"
             f"  {med['cpu_us']:.1f} us CPU/append ({med['main_us']:.1f} on the loop's thread)"
         )
     return 0
