@@ -31,6 +31,7 @@ from functools import cache
 from typing import Any, Final
 
 from agentlog.summary.record._scope import current
+from agentlog.summary.record.revealed import revealed
 from agentlog.summary.record.unicode_fold import fold, loosen
 
 __all__ = ["DEFAULT_INSTRUCTION_PATTERNS", "InstructionPatterns"]
@@ -169,7 +170,7 @@ class InstructionPatterns:
         found = readings.searched[key] = self._search(text)
         return found
 
-    def _search(self, text: str) -> str | None:
+    def _search(self, text: str, reveal: bool = True) -> str | None:
         lowered = fold(text)
         found = self._first(lowered, text if text.isascii() else None)
         if found is None:
@@ -177,6 +178,11 @@ class InstructionPatterns:
             loose = loosen(text, lowered)
             if loose != lowered:
                 found = self._first(loose, None)
+        if found is None and reveal:
+            # What a model reads and a reader does not see: tag characters, entities, base64.
+            shown = revealed(text)
+            if shown is not None:
+                found = self._search(shown, reveal=False)
         return found
 
     def _first(self, lowered: str, text: str | None) -> str | None:
