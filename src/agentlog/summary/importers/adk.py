@@ -26,6 +26,7 @@ from agentlog.events import (
     Usage,
 )
 from agentlog.sessions.base import Session
+from agentlog.summary.importers._origin import check_author, check_unique
 from agentlog.summary.importers.calls import CallIds
 
 __all__ = ["import_adk_session"]
@@ -73,7 +74,7 @@ def _adk_part(raw: Mapping[str, Any], calls: CallIds, fallback: str) -> Part | N
         return Part(function_call=FunctionCall(id=cid, name=fc["name"], args=fc.get("args") or {}))
     fr = _get(raw, "function_response")
     if fr:
-        cid = calls.response(fr["name"], fr.get("id"), fallback)
+        cid = calls.response(fr["name"], fr.get("id"), fallback, fallback)
         body = fr.get("response")
         body = body if isinstance(body, dict) else {"result": body}
         return Part(function_response=FunctionResponse(id=cid, name=fr["name"], response=body))
@@ -147,14 +148,17 @@ def import_adk_session(data: Mapping[str, Any] | str) -> Session:
     """An agentlog ``Session`` from a google-adk session dump (a dict or its JSON text).
 
     Thought parts are dropped; attachments become a text placeholder; an ADK finish reason
-    becomes the nearest ``ErrorCode``.
+    becomes the nearest ``ErrorCode``. Refuses, as :func:`session_from_jsonl` does, a function
+    response that answers no call before it (``UnansweredResponseError``), an event authored as
+    agentlog's own records (``ReservedAuthorError``) and an event id given twice
+    (``DuplicateEventError``).
     """
     raw: Mapping[str, Any] = json.loads(data) if isinstance(data, str) else data
     calls = CallIds()
     events: list[Event] = []
     for index, e in enumerate(raw.get("events") or ()):
         eid = str(e.get("id") or f"adk-{index}")
-        author = str(e.get("author") or "unknown")
+        author = check_author(eid, str(e.get("author") or "unknown"))
         usage = _get(e, "usage_metadata")
         events.append(
             Event(
@@ -180,6 +184,7 @@ def import_adk_session(data: Mapping[str, Any] | str) -> Session:
                 actions=_adk_actions(e.get("actions") or {}, events),
             )
         )
+    check_unique(str(raw["id"]), (e.id for e in events))
     return Session(
         id=str(raw["id"]),
         app_name=str(_get(raw, "app_name") or "adk"),

@@ -19,6 +19,7 @@ from agentlog.events import (
     FunctionResponse,
     Part,
 )
+from agentlog.summary.importers._origin import check_author, check_unique
 from agentlog.summary.importers.calls import CallIds
 
 __all__ = [
@@ -41,12 +42,18 @@ def session_from_jsonl(
     record: Mapping[str, Any], *, base_timestamp: float = 0.0
 ) -> ImportedSession:
     """One session of the JSON Lines format. Events are stamped ``base_timestamp`` + 1 s each;
-    an invocation starts at each user text message."""
+    an invocation starts at each user text message.
+
+    Raises ``UnansweredResponseError`` for a function response that answers no call before it,
+    ``ReservedAuthorError`` for an event authored as agentlog's own records (``handoff``, the
+    compactor) and ``DuplicateEventError`` for an event id given twice: each would let the
+    file vouch for words no tool said."""
     calls = CallIds()
     events: list[Event] = []
     invocation = ""
     for index, raw in enumerate(record.get("events", ())):
-        eid, author = str(raw["id"]), str(raw["author"])
+        eid = str(raw["id"])
+        author = check_author(eid, str(raw["author"]))
         role = "user" if author == "user" else "model"
         if "text" in raw:
             part = Part(text=str(raw["text"]))
@@ -60,7 +67,7 @@ def session_from_jsonl(
             )
         elif "function_response" in raw:
             fr = raw["function_response"]
-            cid = calls.response(fr["name"], fr.get("id"), f"call-{eid}")
+            cid = calls.response(fr["name"], fr.get("id"), f"call-{eid}", eid)
             response = fr.get("response")
             body = response if isinstance(response, dict) else {"result": response}
             part = Part(function_response=FunctionResponse(id=cid, name=fr["name"], response=body))
@@ -76,6 +83,7 @@ def session_from_jsonl(
                 content=Content(role=role, parts=(part,)),
             )
         )
+    check_unique(str(record["session_id"]), (e.id for e in events))
     meta = dict(record.get("meta") or {})
     if "source" in record:
         meta.setdefault("source", record["source"])
