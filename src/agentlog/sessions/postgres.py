@@ -726,25 +726,40 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
             session.app_name, session.user_id, session.id, event.id, plan.new_version
         ),
     }
-    return _statement(_APPEND_CTES, plan.delta, params, notify=True), params
+    ctes = _APPEND_CTES[session.create_time is None][session.lease_token is None]
+    return _statement(ctes, plan.delta, params, notify=True), params
 
 
-_APPEND_CTES: Final[LiteralString] = (
-    "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
-    " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
-    " AND version = %(expected)s"
-    " AND (%(created)s::float8 IS NULL OR create_time = %(created)s::float8)"
-    # Under a lease: that lease's token. Under none: no live lease of another.
-    " AND CASE WHEN %(lease)s::bigint IS NULL THEN lease_owner IS NULL OR lease_expires < "
-    + _NOW
-    + " ELSE lease_token = %(lease)s::bigint END RETURNING pk),"
-    " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
-    " format_version, payload, compaction_end) SELECT pk, %(version)s::bigint,"
-    " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
-    " %(format)s::integer, %(payload)s::json, %(compaction_end)s::float8 FROM s)"
+def _append_ctes(created: bool, lease: bool) -> LiteralString:
+    """The append's session row and event row; checking the creation time when ``created``,
+    and the lease token when ``lease`` (else that no other holds a live lease)."""
+    # A statement per case rather than one testing its parameters: the server evaluates
+    # only the check that applies, and the unused parameters are not sent.
+    return (
+        "s AS (UPDATE sessions SET version = %(version)s, last_update_time = %(timestamp)s"
+        " WHERE app_name = %(app)s AND user_id = %(user)s AND session_id = %(sid)s"
+        " AND version = %(expected)s"
+        + (" AND create_time = %(created)s::float8" if created else "")
+        + (
+            " AND lease_token = %(lease)s::bigint"
+            if lease
+            else " AND (lease_owner IS NULL OR lease_expires < " + _NOW + ")"
+        )
+        + " RETURNING pk),"
+        " e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+        " format_version, payload, compaction_end) SELECT pk, %(version)s::bigint,"
+        " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text, %(timestamp)s::float8,"
+        " %(format)s::integer, %(payload)s::json, %(compaction_end)s::float8 FROM s)"
+    )
+
+
+_APPEND_CTES: Final = (
+    (_append_ctes(True, True), _append_ctes(True, False)),
+    (_append_ctes(False, True), _append_ctes(False, False)),
 )
-"""The append's session row and event row (a module constant: built and hashed once, where
-the statement cache looks it up on every append)."""
+"""``_append_ctes`` by whether the session's creation time and lease token are unknown
+(module constants: built and hashed once, where the statement cache looks them up on every
+append)."""
 
 
 def _lease_append_statement(
