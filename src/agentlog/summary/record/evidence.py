@@ -52,6 +52,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
 from typing import Any, Final
 
+from agentlog.approvals import is_human_request
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event, FunctionResponse
 from agentlog.summary.record._extract import is_lookup
@@ -497,13 +498,16 @@ class Evidence:
         return call_id is not None and (call_id, name) in self._calls
 
     def _answered(self, call_id: str) -> bool:
-        """Whether the session holds a result of the call ``call_id`` that is not an error."""
+        """Whether the session holds a result of the call ``call_id`` that is not an error,
+        and not the user's own answer to a call other than agentlog's requests to a person
+        (a confirmation, a credential): a customer saying a refund went through is not the
+        refund tool answering."""
         if self._answers is None:
             self._answers = {
                 r.id: not (isinstance(r.response, dict) and "error" in r.response)
                 for e in self.events.values()
                 for r in e.function_responses()
-                if r.id is not None
+                if r.id is not None and (e.author != USER_AUTHOR or is_human_request(r.name))
             }
         return self._answers.get(call_id, False)
 
