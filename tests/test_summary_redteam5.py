@@ -19,11 +19,12 @@ label is read), and the main ones through a compaction and a handoff:
 7. a tool whose result hands back what the call was given (closed before this round: kept);
 8. an amount in another currency than the item's (``"currency": "JPY"`` for "$84.00");
 9. a deterministic agent that keeps the customer's words in its state change;
-10. a predicate's value that says no in other words or signs (``"off"``, ``"nah"``, a cross).
+10. a predicate's value that says no in other words or signs (``"off"``, ``"nah"``, a cross);
+11. a state said of a time before (``"was": "approved"``, ``previous_status``).
 
-Before this round's rules, 285 of the 405 attack cases (a wording under one citing, or
+Before this round's rules, 325 of the 445 attack cases (a wording under one citing, or
 through ``validate_output``) ended ``verified``: family 1: 84, 2: 56, 3: 9, 4: 20, 5: 32,
-6: 12, 7: 0, 8: 32, 9: 12, 10: 28. None may end ``verified`` now; the controls check that what the
+6: 12, 7: 0, 8: 32, 9: 12, 10: 28, 11: 40. None may end ``verified`` now; the controls check that what the
 tools said stays ``verified`` (``**approved**``, bold, was an agent statement before too).
 """
 
@@ -197,6 +198,22 @@ def test_a_predicate_said_no_in_other_words_is_not_verified(value: str) -> None:
     assert_never_verified({"refund_approved": value}, ["A-1001 refund approved."])
 
 
+# --- 11. a state said of a time before ---------------------------------------------------
+
+PAST: list[dict[str, Any]] = [
+    {"refund": {"was": "approved", "now": "denied"}},
+    {"previous_status": "approved", "status": "denied"},
+    {"refund": {"prior_state": "approved"}},
+    {"refund": {"original_decision": "approved", "decision": "denied"}},
+    {"refund": {"old": {"approved": True}}},
+]
+
+
+@pytest.mark.parametrize("payload", PAST)
+def test_a_state_of_a_time_before_is_not_verified_as_now(payload: dict[str, Any]) -> None:
+    assert_never_verified(payload, ["A-1001 refund approved.", "A-1001 approved."])
+
+
 # --- 6. JSON held in a string --------------------------------------------------------------
 
 JSON_IN_STRING: list[dict[str, Any]] = [
@@ -360,6 +377,9 @@ CONTROLS: list[tuple[dict[str, Any], str]] = [
         {"reason": "ordered by mistake", "status": "cancelled"},
         "A-1001 cancelled: ordered by mistake.",
     ),
+    ({"previous_status": "approved", "status": "denied"}, "A-1001 denied."),
+    ({"old_address": "12 Elm St", "refund": "approved"}, "A-1001 refund approved."),
+    ({"refund": "approved", "approval_revoked": False}, "A-1001 refund approved."),
 ]
 
 

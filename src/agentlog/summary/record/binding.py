@@ -43,6 +43,8 @@ English grammar, never a domain's words:
 - a key saying its object was undone (:data:`_UNDOING`: ``"revoked": true``,
   ``withdrawn_at``, ``approval_revoked``) undoes the object's other states, unless the item
   says so too;
+- a key saying its value held before (:data:`_PAST`: ``was``, ``previous_status``, an
+  object under ``old``) binds only an item that says so too;
 - of records in a list told apart by a short code (a value of up to :data:`_CODE_CHARS`
   characters under a key of :data:`_NAME_WORDS`: ``R1``), an item writing one reads only
   that record;
@@ -94,6 +96,12 @@ _IRREGULAR: Final = frozenset(
     | {"shown", "told", "granted", "ok", "okd"}
 )
 """English participles that do not end in ``-ed`` (and "OK'd"), for :func:`_clause`."""
+_PAST: Final = frozenset(
+    {"was", "were", "previous", "previously", "former", "formerly", "prior", "old", "past"}
+    | {"earlier", "before", "then", "original", "originally"}
+)
+"""Words of a key saying its value held before, not now (``"was": "approved"``,
+``previous_status``): English words of past time. An item leaning on it must say so too."""
 _CODE_CHARS: Final = 8
 """The longest value that may tell a record apart as its code (``R1``, ``B-7``)."""
 _CODE_TOKEN: Final = re.compile(r"[\w-]+")
@@ -143,6 +151,8 @@ class Leaf(NamedTuple):
     obj: int = 0
     """The number of the object holding the leaf, when it is a state of that object (not of
     its own key): what the object says it is (:attr:`Payload.kind_of`) is what it is of."""
+    past: bool = False
+    """Said of a time before (:data:`_PAST`): binds only an item that says so too."""
 
 
 def numbers_of(text: str) -> frozenset[str]:
@@ -238,11 +248,12 @@ def _walk(
     reading: _Reading,
     records: frozenset[int],
     record: int = 0,
+    past: bool = False,
 ) -> None:
     """Collect the leaves of ``node`` in ``reading``: ``above`` is the words of the keys over
     it (generic and naming words out), ``last`` the key words of the list holding it, if any,
     ``records`` the records (objects in a list) holding it, ``record`` its own number as one
-    (0: it is not in a list)."""
+    (0: it is not in a list), ``past`` whether a key above says it held before."""
     found = reading.found
     if depth > _MAX_DEPTH or len(found) >= _MAX_LEAVES:
         return
@@ -253,13 +264,16 @@ def _walk(
         for key, value in node.items():
             info = _key_info(key if isinstance(key, str) else str(key))
             words = info.words
+            was = past or info.past
             if value is not True:  # a flag's key is what it states, not a field it names
                 reading.keys.update(words)
             if isinstance(value, str):
                 if value[:1] in _JSON_STARTS:
                     inner = _json_in(value)
                     if inner is not None:  # a string holding JSON: read as what it holds
-                        _walk(inner, above | info.naming, words, depth + 1, reading, records)
+                        _walk(
+                            inner, above | info.naming, words, depth + 1, reading, records, 0, was
+                        )
                         continue
                 if info.what:  # "type": "refund": what the object is
                     reading.kinds.setdefault(obj, set()).update(_value_words(value))
@@ -267,9 +281,9 @@ def _walk(
                     # A short value under a naming key: the code that tells records apart.
                     reading.codes.setdefault(value.strip().lower(), set()).add(record)
             elif isinstance(value, dict | list | tuple):
-                _walk(value, above | info.naming, words, depth + 1, reading, records)
+                _walk(value, above | info.naming, words, depth + 1, reading, records, 0, was)
                 continue
-            _leaf(info, value, above, top, reading, records, obj)
+            _leaf(info, value, above, top, reading, records, obj, was)
             if info.undoes and value not in (None, False, "", 0):
                 # "revoked": true, "withdrawn_at": "2026-01-03": the object's states undone
                 reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
@@ -278,13 +292,13 @@ def _walk(
             if isinstance(value, dict):
                 reading.records += 1
                 number = reading.records
-                _walk(value, above, None, depth + 1, reading, records | {number}, number)
+                _walk(value, above, None, depth + 1, reading, records | {number}, number, past)
             elif isinstance(value, list | tuple):
-                _walk(value, above, None, depth + 1, reading, records)
+                _walk(value, above, None, depth + 1, reading, records, 0, past)
             elif isinstance(value, str) and last is not None:
                 _member(above, value, found, records)  # "covers": ["leaks"]: of "covers"
             else:
-                _leaf(_ITEM, value, above, top, reading, records, 0)
+                _leaf(_ITEM, value, above, top, reading, records, 0, past)
 
 
 _JSON_STARTS: Final = ("{", "[")
@@ -320,9 +334,11 @@ class _Key(NamedTuple):
     prose: bool
     """Whether it names free text (:data:`_TEXT_WORDS`)."""
     currency: bool
+    past: bool
+    """Whether it says its value held before (:data:`_PAST`: ``was``, ``previous_status``)."""
 
 
-_ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False)
+_ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False, False)
 """A scalar in a list: no key of its own."""
 
 
@@ -341,6 +357,7 @@ def _key_info(key: str) -> _Key:
         not words.isdisjoint(_NAME_WORDS),
         not words.isdisjoint(_TEXT_WORDS),
         "currency" in words,
+        not _PAST.isdisjoint(_LETTER_RUN.findall(_CAMEL.sub(" ", key).lower())),
     )
 
 
@@ -352,6 +369,7 @@ def _leaf(
     reading: _Reading,
     records: frozenset[int],
     obj: int,
+    past: bool,
 ) -> None:
     found = reading.found
     field = info.field
@@ -359,7 +377,20 @@ def _leaf(
         states = info.words - _NAME_WORDS
         found.append(
             Leaf(
-                states, above, top, field, _NONE, None, "", False, False, False, records, False, obj
+                states,
+                above,
+                top,
+                field,
+                _NONE,
+                None,
+                "",
+                False,
+                False,
+                False,
+                records,
+                False,
+                obj,
+                past,
             )
         )
     elif isinstance(value, int | float) and not isinstance(value, bool):
@@ -389,6 +420,7 @@ def _leaf(
                     records,
                     top and info.what,
                     obj,
+                    past,
                 )
             )
         else:  # "exchange": "approved" is a state of the exchange (not of the object: no obj)
@@ -408,6 +440,7 @@ def _leaf(
                     records,
                     False,
                     0,
+                    past,
                 )
             )
 
@@ -556,6 +589,8 @@ def _bound(
                     continue  # the record beside the one the item names by its code
                 if not undoes and payload.undoing and _undone(leaf, payload.undoing):
                     continue  # "approved": true beside "revoked": true
+                if leaf.past and spoken.isdisjoint(_PAST):
+                    continue  # "was": "approved" is not so now
                 top, subject = leaf.top, leaf.subject
                 kind = payload.kind_of.get(leaf.obj, _NONE) if leaf.obj else _NONE
                 if not leaf.words:  # a flag: what else its key names is what it is of
