@@ -239,13 +239,16 @@ def instruction_problems(
     text."""
     found_in = (instruction_patterns or _DEFAULT_INSTRUCTIONS).search
     problems: list[Problem] = []
-    if found_in(record.text()) is None:  # one scan of the whole record in the usual case
+    whole = found_in(record.text())
+    if whole is None:  # one scan of the whole record in the usual case
         return problems
     if (found := found_in(record.goal)) is not None:
         problems.append(_instruction_problem("goal", found))
     for path, item in record.items():
         if (found := found_in(item.text)) is not None:
             problems.append(_instruction_problem(path, found))
+    if not problems:  # split across items ("Ignore previous", "instructions ..."): the record's
+        problems.append(_instruction_problem("", whole))
     return problems
 
 
