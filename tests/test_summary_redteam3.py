@@ -97,15 +97,21 @@ def label(text: str, sources: Sequence[str], events: list[Event]) -> str | None:
 
 
 def checked(text: str, sources: Sequence[str], events: list[Event]) -> str | None:
-    """The label through ``validate_output`` (``None``: the record was refused)."""
+    """The label through ``validate_output`` (``None``: the record was refused). Every section
+    is given, and a schema problem fails the test: a record missing a section is refused before
+    any label is read, which would make every ``!= "verified"`` here pass without a check."""
     out = json.dumps(
         {
             "goal": "Get a refund for A-1001",
             "goal_sources": ["e01"],
             "facts": [{"text": text, "sources": list(sources)}],
+            "decisions": [],
+            "commitments": [],
+            "open_questions": [],
         }
     )
-    record, _ = validate_output(out, events=events, transcript=render_transcript(events))
+    record, problems = validate_output(out, events=events, transcript=render_transcript(events))
+    assert not [p for p in problems if p.kind == "schema"], problems
     return None if record is None else record.facts[0].provenance
 
 
