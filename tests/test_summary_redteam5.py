@@ -24,8 +24,9 @@ label is read), and the main ones through a compaction and a handoff:
 
 Before this round's rules, 325 of the 445 attack cases (a wording under one citing, or
 through ``validate_output``) ended ``verified``: family 1: 84, 2: 56, 3: 9, 4: 20, 5: 32,
-6: 12, 7: 0, 8: 32, 9: 12, 10: 28, 11: 40. None may end ``verified`` now; the controls check that what the
-tools said stays ``verified`` (``**approved**``, bold, was an agent statement before too).
+6: 12, 7: 0, 8: 32, 9: 12, 10: 28, 11: 40. None may end ``verified`` now; the controls check
+that what the tools said stays ``verified`` (``**approved**``, bold, was an agent statement
+before too).
 """
 
 from __future__ import annotations
