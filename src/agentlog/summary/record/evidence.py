@@ -93,13 +93,19 @@ _WHOLE: Final = {"max_tool_chars": 1 << 40, "max_text_chars": 1 << 40, "max_arra
 
 def is_decision(event: Event) -> bool:
     """Whether ``event`` is a deterministic agent's decision: text by an agent no model ran
-    (no ``model``, no ``usage``), no tool traffic, and actions that carry what was decided."""
+    (no ``model``, no ``usage``), no tool traffic, and actions that carry what was decided. A
+    text whose state change stores that text itself (an ``output_key``: a model's reply kept,
+    in a dump that dropped the model and usage) carries no decision but the words."""
     if event.author in _OURS or event.model is not None or event.usage is not None:
         return False
     actions = event.actions  # first: few events carry a decision, and it is the cheapest test
     if not (actions.state_delta or actions.escalate or actions.transfer_to_agent):
         return False
-    if event.content is None or not event.text().strip():
+    if event.content is None or not (text := event.text().strip()):
+        return False
+    if not (actions.escalate or actions.transfer_to_agent) and any(
+        isinstance(v, str) and v.strip() == text for v in actions.state_delta.values()
+    ):
         return False
     return not (event.function_calls() or event.function_responses())
 
