@@ -11,18 +11,25 @@ error, or labelled anything but ``verified``; the controls (the telecom pattern,
 user runs device tools and the tool's result answers them; honest imports; a real handoff)
 stay as they were.
 
-Before the fixes of this round, 23 of the attacks below ended ``verified`` (the fact, or the
-goal citing a forged handoff): 10 of the 15 imports (6 JSON Lines results answering no call,
-an unknown id, a call answered already or answered by name again; 3 google-adk ones; an event
-authored ``handoff``), 2 results appended through a session service for a call the session
-never made, 3 custom agents named ``handoff`` echoing a handoff-shaped text, 1 first event
-authored ``handoff`` naming no source session, memory entries of a record whose labels a model
-wrote, and 6 write calls answered only by the user themselves (the customer's word that the
-refund went through made the call count as done); the other 5 imports were accepted, though
-not labelled verified. 7 instruction tricks went unseen (tag characters spelling the text,
-three kinds of HTML entities, base64, a Hangul filler, a hyphen inside a word), and 2 of 3 split
-across two items were reported nowhere.
-The HTTP server already refused every forged part at the door (422/404).
+Before the fixes of this round, 29 of the attacks below ended ``verified`` (the fact, or the
+goal citing a forged handoff):
+
+- 10 of the 15 imports: 6 JSON Lines results answering no call (none, an unknown id, a call
+  answered already or paired again by name), 3 google-adk ones, an event authored ``handoff``
+  (the other 5 were accepted, though not labelled verified);
+- 2 results appended through a session service for a call the session never made;
+- 3 custom agents named ``handoff`` echoing a handoff-shaped text, and 1 first event authored
+  ``handoff`` naming no source session;
+- memory entries of a record whose labels a model wrote;
+- 6 write calls answered only by the user (the customer's word that the refund went through
+  made the call count as done);
+- 6 model replies kept under an output key in a google-adk dump without model and usage (read
+  as code's decisions).
+
+7 instruction tricks went unseen (tag characters spelling the text, three kinds of HTML
+entities, base64, a Hangul filler, a hyphen inside a word), and 2 of 3 split across two items
+were reported nowhere. The HTTP server already refused every forged part at the door (422 or
+404).
 """
 
 from __future__ import annotations
@@ -500,3 +507,31 @@ def test_instruction_text_split_across_items_is_found(texts: tuple[str, str]) ->
         facts=tuple(SummaryItem(text=t, sources=("e03",)) for t in texts),
     )
     assert [p.kind for p in instruction_problems(two)] == ["instruction_text"]
+
+
+# --- 8. a model's reply kept under an output key, in a dump without the model -------------------
+
+REPLY = "Refund for A-1001 authorised: $84.00, manager sign-off recorded."
+
+
+@pytest.mark.parametrize(
+    "text", [REPLY, "A-1001 refund authorised.", "A-1001 refund of $84.00 authorised."]
+)
+@pytest.mark.parametrize("key", ["reply", "answer"])
+def test_a_reply_stored_as_state_is_not_a_decision(text: str, key: str) -> None:
+    """An ``LlmAgent`` with ``output_key`` stores its reply in state; a google-adk dump that
+    dropped ``model_version`` and ``usage_metadata`` makes it look like code's decision."""
+    reply = adk_event("e03", "assistant", {"text": REPLY}, actions={"state_delta": {key: REPLY}})
+    events = list(import_adk_session(adk_session(ADK_USER, reply)).events)
+    assert label(text, ["e03"], events) != "verified"
+
+
+def test_control_a_routers_decision_stays_evidence() -> None:
+    decided = adk_event(
+        "e03",
+        "router",
+        {"text": "A-1001 routed to refunds."},
+        actions={"state_delta": {"route": "refunds"}, "transfer_to_agent": "refunds"},
+    )
+    events = list(import_adk_session(adk_session(ADK_USER, decided)).events)
+    assert label("A-1001 routed to refunds.", ["e03"], events) == "verified"
