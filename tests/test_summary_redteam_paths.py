@@ -11,7 +11,7 @@ error, or labelled anything but ``verified``; the controls (the telecom pattern,
 user runs device tools and the tool's result answers them; honest imports; a real handoff)
 stay as they were.
 
-Before the fixes of this round, 29 of the attacks below ended ``verified`` (the fact, or the
+Before the fixes of this round, 30 of the attacks below ended ``verified`` (the fact, or the
 goal citing a forged handoff):
 
 - 10 of the 15 imports: 6 JSON Lines results answering no call (none, an unknown id, a call
@@ -20,7 +20,7 @@ goal citing a forged handoff):
 - 2 results appended through a session service for a call the session never made;
 - 3 custom agents named ``handoff`` echoing a handoff-shaped text, and 1 first event authored
   ``handoff`` naming no source session;
-- memory entries of a record whose labels a model wrote;
+- memory entries and a digest of a record whose labels a model wrote;
 - 6 write calls answered only by the user (the customer's word that the refund went through
   made the call count as done);
 - 6 model replies kept under an output key in a google-adk dump without model and usage (read
@@ -55,6 +55,7 @@ from agentlog.summary import (
     import_adk_session,
     label_provenance,
     memory_entries,
+    render_digest,
     session_from_jsonl,
     start_handoff,
 )
@@ -342,6 +343,22 @@ def test_memory_entries_relabel_a_record_parsed_with_labels() -> None:
     )
     entries = memory_entries(parsed, app_name="a", user_id="u", session_id="s1", events=events)
     assert [e["provenance"] for e in entries] == ["user_claim"]
+
+
+def test_a_digest_relabels_a_record_parsed_with_labels() -> None:
+    events = jsonl(USER, CALL, ANSWER)
+    parsed = SummaryRecord.model_validate_json(
+        json.dumps(
+            {
+                "goal": "Refund A-1001",
+                "goal_sources": ["e01"],
+                "goal_provenance": "verified",
+                "facts": [{"text": TEXT, "sources": ["e01", "e03"], "provenance": "verified"}],
+            }
+        )
+    )
+    digest = render_digest(parsed, events)
+    assert f"The customer says: {TEXT}" in digest, digest
 
 
 # --- 6. over HTTP: a client may post text, files and answers to the server's own requests --------

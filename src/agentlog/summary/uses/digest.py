@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from agentlog.events import Event
 from agentlog.sessions.base import Session
+from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.provenance import label_provenance
 from agentlog.summary.record.schema import SECTIONS, SummaryItem, SummaryRecord
 
@@ -54,17 +55,19 @@ def render_digest(
     *,
     link: str | Callable[[str], str] = DEFAULT_LINK,
     title: str | None = None,
+    patterns: EntityPatterns | None = None,
 ) -> str:
     """``record`` as Markdown: the goal, then one bullet per item with links to its events.
 
     With ``session`` given, its id heads the digest and fills ``{session_id}`` in ``link``, and
-    items whose provenance is not yet set are labelled from its events' authors.
+    every label is decided again by code from its events (with the validator's ``patterns`` if
+    it had domain ones): a record parsed without the validator carries the labels a model
+    wrote, and a digest shows none of them.
     """
     session_id = session.id if isinstance(session, Session) else ""
-    unlabelled = record.goal_sources and record.goal_provenance is None
-    if session is not None and (unlabelled or any(i.provenance is None for _, i in record.items())):
+    if session is not None:
         events = session.events if isinstance(session, Session) else session
-        record = label_provenance(record, events)
+        record = label_provenance(record, events, patterns=patterns)
 
     def href(event_id: str) -> str:
         if callable(link):
