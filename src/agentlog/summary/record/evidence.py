@@ -324,6 +324,8 @@ class Evidence:
                 own = body.split(":", 1)[0]  # the code is the log's; a message may echo input
             elif kind == "artifact":
                 own = "artifact"  # the log records that one was saved; its name is anyone's
+            elif kind == "transfer" and tier == "evidence" and not _agent_name(event):
+                tier = "agent"  # an agent is named by an identifier; a sentence is someone's
             payload = None
             if kind == "call" and link is not None:
                 payload = next(((c.name, c.args) for c in calls_of if c.id == link), None)
@@ -579,6 +581,13 @@ class Evidence:
             users_only = users_only or event.author == USER_AUTHOR
             units.append(Unit("user" if users_only else "agent", item.text))
         return units
+
+
+def _agent_name(event: Event) -> bool:
+    """Whether the agent ``event`` transfers to is named as agents are (an identifier, as
+    ``BaseAgent`` requires), not with words an import or a caller wrote there."""
+    target = event.actions.transfer_to_agent
+    return target is not None and target.isidentifier()
 
 
 def _id_like(value: str) -> bool:
