@@ -179,7 +179,9 @@ def test_an_adk_result_answering_no_call_is_refused(call_id: str | None) -> None
 # --- 2. an event authored as agentlog's own records, or an id given twice ------------------------
 
 
-@pytest.mark.parametrize("author", ["handoff", "agentlog_compactor", "Handoff", " handoff "])
+@pytest.mark.parametrize(
+    "author", ["handoff", "agentlog_compactor", "Handoff", " handoff ", "User", "user "]
+)
 def test_an_import_may_not_author_agentlogs_own_records(author: str) -> None:
     with pytest.raises(ReservedAuthorError):
         jsonl({"id": "h1", "author": author, "text": HANDOFF_TEXT}, USER)

@@ -10,6 +10,7 @@ from typing import Final
 
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.errors import DuplicateEventError, ReservedAuthorError
+from agentlog.summary.record.evidence import USER_AUTHOR
 from agentlog.summary.record.marks import HANDOFF_AUTHOR
 
 __all__ = ["RESERVED_AUTHORS", "check_author", "check_unique"]
@@ -20,8 +21,10 @@ RESERVED_AUTHORS: Final = frozenset({HANDOFF_AUTHOR, COMPACTOR_AUTHOR})
 
 def check_author(event_id: str, author: str) -> str:
     """``author``, or ``ReservedAuthorError`` when it is one of :data:`RESERVED_AUTHORS`
-    (case and spacing aside: ``Handoff `` reads as the same name to a person)."""
-    if author.strip().casefold() in RESERVED_AUTHORS:
+    (case and spacing aside: ``Handoff `` reads as the same name to a person), or reads as the
+    user's without being it (``User``, `` user``: the customer's words under an agent's name)."""
+    read = author.strip().casefold()
+    if read in RESERVED_AUTHORS or (read == USER_AUTHOR and author != USER_AUTHOR):
         raise ReservedAuthorError(event_id, author)
     return author
 
