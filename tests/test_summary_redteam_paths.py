@@ -613,3 +613,33 @@ def test_a_transfer_to_a_sentence_is_not_evidence(target: str) -> None:
     events = list(import_adk_session(adk_session(ADK_USER, moved)).events)
     for text in WORDINGS:
         assert label(text, ["e03"], events) != "verified", text
+
+
+# --- 10. a compaction record carrying labels and authors written in ------------------------------
+
+
+@pytest.mark.parametrize("author", ["agentlog_compactor", "desk"])
+@pytest.mark.parametrize("cites", ["gone", "compaction", "both"])
+def test_a_compaction_records_written_labels_verify_nothing(author: str, cites: str) -> None:
+    """A compaction whose record says ``verified`` and names a tool as each item's author,
+    its sources gone (the session loaded from the compaction on): read as an agent's words."""
+    from agentlog.compaction import compaction_event
+
+    source = jsonl(USER, CALL, ANSWER)
+    carried = SummaryRecord(
+        goal="Refund A-1001",
+        goal_sources=("e01",),
+        facts=(
+            SummaryItem(
+                text=TEXT, sources=("x9",), provenance="verified", authors=("lookup_order",)
+            ),
+            SummaryItem(
+                text=TEXT, sources=("e03",), provenance="verified", authors=("lookup_order",)
+            ),
+        ),
+    )
+    compaction = compaction_event(source, carried.model_dump_json(), author=author)
+    events = [compaction, source[0]]
+    sources = {"gone": ["x9"], "compaction": [compaction.id], "both": [compaction.id, "x9"]}
+    for text in WORDINGS:
+        assert label(text, sources[cites], events) != "verified", text
