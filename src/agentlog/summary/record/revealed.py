@@ -22,13 +22,18 @@ import html
 import re
 from typing import Final
 
+from agentlog.summary.record.unicode_fold import wide_chars
+
 __all__ = ["revealed"]
 
 _TAGS: Final = {cp: cp - 0xE0000 for cp in range(0xE0020, 0xE007F)}
 _BLANKS: Final = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800"))
+_HIDING: Final = frozenset(map(chr, [*_TAGS, *_BLANKS]))
+"""The characters :data:`_TAGS` and :data:`_BLANKS` change: a text holding none is not
+translated (a translation by table reads every character of a long text in Python's loop)."""
 _ENTITY: Final = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _BASE64: Final = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
-_IN_WORD_HYPHEN: Final = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+_IN_WORD_HYPHEN: Final = re.compile(r"-(?<=[^\W\d_]-)(?=[^\W\d_])")  # "-" first: a fast scan
 
 
 def _decoded(match: re.Match[str]) -> str:
@@ -41,14 +46,20 @@ def _decoded(match: re.Match[str]) -> str:
 
 
 def revealed(text: str) -> str | None:
-    """``text`` with what it hides made plain (see the module docstring), or ``None`` when it
-    hides nothing of these kinds."""
+    """The lines of ``text`` that hide something, with it made plain (see the module
+    docstring), or ``None`` when none does: only those are read again, as a long transcript
+    holds many an ordinary hyphenated word."""
     shown = text
-    if not text.isascii():
+    if not text.isascii() and not _HIDING.isdisjoint(wide_chars(text)):
         shown = shown.translate(_TAGS).translate(_BLANKS)
     if "&" in shown and ";" in shown:
         shown = _ENTITY.sub(lambda m: html.unescape(m[0]), shown)
     shown = _BASE64.sub(_decoded, shown)
     if "-" in shown:
         shown = _IN_WORD_HYPHEN.sub("", shown)
-    return None if shown == text else shown
+    if shown == text:
+        return None
+    if "\n" not in text:
+        return shown
+    before = set(text.split("\n"))
+    return "\n".join(line for line in shown.split("\n") if line not in before)
