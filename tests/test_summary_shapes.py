@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentlog import Content, Event, Part
+from agentlog import Content, Event, EventActions, Part
 from agentlog.summary import (
     EntityPatterns,
     ExtractiveSummarizer,
@@ -467,6 +467,15 @@ def test_a_handle_the_customer_gives_and_a_call_passes_is_required() -> None:
     assert problems(events, "Reinstated kestrel-ops", ("e01", "e02", "e03")) == []
     (problem,) = problems(events, "Reinstated the workspace", ("e02", "e03"))
     assert "kestrel-ops" in problem
+
+
+def test_the_agent_a_transfer_names_is_the_apps_not_a_handle_to_keep() -> None:
+    # The transcript's TRANSFER line is agentlog's rendering of the routing action, not a
+    # message: the agent it names (passed to the transfer tool too) is no entity of the domain.
+    call, answer = read(2, "transfer_to_agent", {"agent_name": "refund_flow"}, {"ok": True})
+    moved = answer.model_copy(update={"actions": EventActions(transfer_to_agent="refund_flow")})
+    events = [event(1, "user", Part(text="I want a refund for A-1001.")), call, moved]
+    assert "refund_flow" not in entity_texts(events)
 
 
 def test_a_quantity_the_agent_repeats_from_a_result_is_kept_in_its_fact() -> None:

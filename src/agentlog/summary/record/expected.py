@@ -121,7 +121,9 @@ class ParsedTranscript:
                     calls.append(scan[body:end])
                 elif kind == "result":
                     results.append(scan[body:end])
-                elif kind is not None:
+                elif kind is not None and kind != "transfer":
+                    # A transfer line is agentlog's rendering of a routing action, not words
+                    # anyone wrote: the agent it names is the app's, not the domain's.
                     messages.append(scan[body:end])
             self._learned = learn_ids("\n".join(calls), "\n".join(results), "\n".join(messages))
         return self._learned
