@@ -4,41 +4,20 @@ expectations hold against its own transcripts."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+
+from evalset_support import META_KEYS, load_builder
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = {
     "clinic": (ROOT / "evals" / "clinic-eval.jsonl", ROOT / "evals" / "build_clinic_evalset.py"),
     "saas": (ROOT / "evals" / "saas-eval.jsonl", ROOT / "evals" / "build_saas_evalset.py"),
 }
-META_KEYS = {
-    "domain",
-    "scenario",
-    "tags",
-    "expected_entities",
-    "expected_commitments",
-    "expected_open_questions",
-    "gold_actions",
-    "user_claims",
-    "injection",
-    "notes",
-}
-
-
-def builder(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def sessions(domain: str) -> list[dict[str, Any]]:
@@ -58,7 +37,7 @@ def text_of(event: dict[str, Any]) -> str:
 @pytest.mark.parametrize("domain", sorted(SETS))
 def test_the_set_is_what_its_script_writes(domain: str) -> None:
     data, script = SETS[domain]
-    module = builder(script)
+    module = load_builder(script)
     assert data.read_text(encoding="utf-8") == module.render(module.build())
     got = sessions(domain)
     assert 12 <= len(got) <= 15

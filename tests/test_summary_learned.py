@@ -4,10 +4,8 @@ checks a domain it has no preset for, and the new-domain evaluation set
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,6 +22,7 @@ from agentlog.summary import (
 )
 from agentlog.summary.evaluation.scoring import mentions
 from agentlog.summary.record.learned import identifier_shaped, is_id_key
+from evalset_support import load_builder
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOKING = ROOT / "evals" / "booking-eval.jsonl"
@@ -376,17 +375,8 @@ def test_a_decimal_comma_amount_is_supported_by_the_result_and_required() -> Non
 # --- the new-domain evaluation set ------------------------------------------------------------
 
 
-def builder(path: Path = BUILDER) -> Any:
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_booking_set_is_what_its_script_writes() -> None:
-    module = builder()
+    module = load_builder(BUILDER)
     assert BOOKING.read_text(encoding="utf-8") == module.render(module.build())
     sessions = [json.loads(line) for line in BOOKING.read_text(encoding="utf-8").splitlines()]
     assert len(sessions) == 12
@@ -444,7 +434,7 @@ async def test_an_empty_session_is_summarised_without_a_crash() -> None:
 
 
 def test_the_insurance_set_is_what_its_script_writes() -> None:
-    module = builder(INSURANCE_BUILDER)
+    module = load_builder(INSURANCE_BUILDER)
     assert INSURANCE.read_text(encoding="utf-8") == module.render(module.build())
     sessions = [json.loads(line) for line in INSURANCE.read_text(encoding="utf-8").splitlines()]
     assert len(sessions) == 14
@@ -501,7 +491,7 @@ def test_an_asset_or_bag_tag_is_an_identifier() -> None:
 
 
 def test_the_logistics_set_is_what_its_script_writes() -> None:
-    module = builder(LOGISTICS_BUILDER)
+    module = load_builder(LOGISTICS_BUILDER)
     assert LOGISTICS.read_text(encoding="utf-8") == module.render(module.build())
     sessions = [json.loads(line) for line in LOGISTICS.read_text(encoding="utf-8").splitlines()]
     assert len(sessions) == 15
