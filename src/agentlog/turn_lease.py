@@ -22,7 +22,7 @@ import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, Final, TypeGuard, TypeVar
+from typing import Any, Final, TypedDict, TypeGuard, TypeVar
 
 from agentlog import tracing
 from agentlog.errors import LeaseLostError, SessionBusyError, StoreError
@@ -45,6 +45,18 @@ _FIRST_PAUSE: Final = 0.005
 _LONGEST_PAUSE: Final = 0.25
 _OWNER: Final = f"{socket.gethostname()}:{os.getpid()}"
 """Who holds a lease, for an operator reading the session row."""
+
+
+class _LeaseRequest(TypedDict):
+    """The keyword arguments of ``acquire_lease`` and ``acquire_lease_and_append``."""
+
+    app_name: str
+    user_id: str
+    session_id: str
+    owner: str
+    invocation_id: str
+    ttl_s: float
+
 
 _IMPLEMENTS: dict[tuple[type, type], bool] = {}
 
@@ -109,18 +121,20 @@ class TurnLease:
             raise RuntimeError("the lease is not held")
         return self._lease
 
+    def _request(self) -> _LeaseRequest:
+        """What this turn asks a store for when it takes the lease, alone or with its event."""
+        return {
+            "app_name": self._app_name,
+            "user_id": self._user_id,
+            "session_id": self._session_id,
+            "owner": f"{_OWNER}:{self._invocation_id}",
+            "invocation_id": self._invocation_id,
+            "ttl_s": self._ttl_s,
+        }
+
     async def acquire(self) -> Lease:
         """Take the lease, waiting while another turn holds it; start renewing it."""
-        lease = await self._wait_for(
-            lambda: self._leases.acquire_lease(
-                app_name=self._app_name,
-                user_id=self._user_id,
-                session_id=self._session_id,
-                owner=f"{_OWNER}:{self._invocation_id}",
-                invocation_id=self._invocation_id,
-                ttl_s=self._ttl_s,
-            )
-        )
+        lease = await self._wait_for(lambda: self._leases.acquire_lease(**self._request()))
         self._held(lease)
         return lease
 
@@ -136,15 +150,7 @@ class TurnLease:
             event = first_event()
             # The message's append, as the store's ``append_event`` of it would be traced.
             with tracing.store_append_to(leases, self._session_id, event):
-                return await leases.acquire_lease_and_append(
-                    event,
-                    app_name=self._app_name,
-                    user_id=self._user_id,
-                    session_id=self._session_id,
-                    owner=f"{_OWNER}:{self._invocation_id}",
-                    invocation_id=self._invocation_id,
-                    ttl_s=self._ttl_s,
-                )
+                return await leases.acquire_lease_and_append(event, **self._request())
 
         taken = await self._wait_for(attempt)
         self._held(taken.lease)
