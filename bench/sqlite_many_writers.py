@@ -9,6 +9,13 @@ a fresh file per round and prints each round and the medians. CPU per append is 
 CPU time (every thread) over the run, divided by the appends; it moves less with other work on
 the machine than the rates do. To compare two trees, run this from each with ``PYTHONPATH``
 set to that tree's ``src`` and root, rounds interleaved.
+
+``--callgrind`` counts the process's instructions per append instead, which the load on the
+machine does not move: two runs under valgrind, each making the same sessions and events, one
+appending ``--appends`` events per session (every session at once, no deadline) and one none;
+the difference over the appends is printed.
+
+    .venv-bench/bin/python -m bench.sqlite_many_writers --callgrind --sessions 200 --appends 20
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ import asyncio
 import cProfile
 import gc
 import json
+import math
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.concurrent import Measured, events_each
+
+_BUILT = 64
+"""Events made per session for a run of a given count of appends (``--appends``)."""
 
 
 def one_round(
@@ -38,7 +50,12 @@ def one_round(
 
 
 async def _round(
-    path: str, sessions: int, seconds: float, seed: int, profile: str | None = None
+    path: str,
+    sessions: int,
+    seconds: float,
+    seed: int,
+    profile: str | None = None,
+    appends: int | None = None,
 ) -> dict[str, float]:
     # As bench.concurrent's writers, with the process's CPU measured over the appends only.
     from agentlog.sessions.sqlite import SqliteSessionService
@@ -48,7 +65,10 @@ async def _round(
     latencies: list[float] = []
     try:
         made = [await store.create_session(app_name="a", user_id="u") for _ in range(sessions)]
-        each = events_each(sessions, seconds)
+        # With a count, as many events made whatever it is (up to 64), so that two counted
+        # runs differ by the appends alone.
+        each = events_each(sessions, seconds) if appends is None else max(appends, _BUILT)
+        deadline_free = appends is not None
         work = [
             (s, agentlog_events(make_specs(each, seed + i), base_after(s.last_update_time)))
             for i, s in enumerate(made)
@@ -57,10 +77,10 @@ async def _round(
         gc.freeze()
         clock = time.perf_counter
         cpu, main, began = time.process_time(), time.thread_time(), clock()
-        deadline = began + seconds
+        deadline = math.inf if deadline_free else began + seconds
 
         async def writer(session: Any, events: list[Any]) -> None:
-            for event in events:
+            for event in events[:appends]:
                 t = clock()
                 if t >= deadline:
                     return
@@ -103,7 +123,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--dir", type=Path, help="where the file goes (this folder; /dev/shm: no disk at all)"
     )
     parser.add_argument("--profile", help="cProfile the appends (last round) into this file")
+    parser.add_argument(
+        "--callgrind", action="store_true", help="instructions per append (valgrind, two runs)"
+    )
+    parser.add_argument(
+        "--appends", type=int, help="appends per session, no deadline (what --callgrind counts)"
+    )
     args = parser.parse_args(argv)
+    if args.callgrind:
+        return _callgrind(args.sessions, min(args.appends or 20, _BUILT), args.seed, args.dir)
+    if args.appends is not None:
+        where = args.dir or Path(__file__).parent
+        with tempfile.TemporaryDirectory(prefix="agentlog-many-", dir=where) as tmp:
+            path = str(Path(tmp) / "store.db")
+            asyncio.run(_round(path, args.sessions, 0.0, args.seed, appends=args.appends))
+        return 0
     results = []
     for _ in range(args.rounds):
         result = one_round(args.sessions, args.seconds, args.seed, args.profile, args.dir)
@@ -126,6 +160,52 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  {med['cpu_us']:.1f} us CPU/append ({med['main_us']:.1f} on the loop's thread)"
         )
     return 0
+
+
+def _callgrind(sessions: int, appends: int, seed: int, where: Path | None) -> int:
+    """Instructions per append: a run of ``appends`` per session minus one of none."""
+    with tempfile.TemporaryDirectory() as folder:
+        totals = []
+        for count in (0, appends):  # one after the other: both would share the 2 cores
+            out = Path(folder) / f"{count}.out"
+            command = [
+                "valgrind",
+                "--tool=callgrind",
+                "--dump-instr=no",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-m",
+                "bench.sqlite_many_writers",
+                "--sessions",
+                str(sessions),
+                "--appends",
+                str(count),
+                "--seed",
+                str(seed),
+            ]
+            if where is not None:
+                command += ["--dir", str(where)]
+            subprocess.run(
+                command,
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                cwd=Path(__file__).resolve().parent.parent,
+            )
+            totals.append(_total(out))
+    per = (totals[1] - totals[0]) / (sessions * appends)
+    print(
+        f"{per:,.0f} instructions per append ({sessions} sessions x {appends} appends at once,"
+        " minus the same run appending none; callgrind)"
+    )
+    return 0
+
+
+def _total(out: Path) -> int:
+    for line in out.read_text().splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    raise RuntimeError(f"no totals in {out}")
 
 
 if __name__ == "__main__":
