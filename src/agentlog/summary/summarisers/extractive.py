@@ -82,6 +82,11 @@ from agentlog.summary.record.validate import (
     missing_entities,
     transcript_entities,
 )
+from agentlog.summary.summarisers._terse import (
+    key_sentences,
+    no_free_text,
+    no_twice_said_amounts,
+)
 from agentlog.summary.summarisers.metrics import SummaryMetrics
 from agentlog.transcript import TranscriptLine, transcript_lines
 
@@ -275,6 +280,8 @@ class _Builder:
                     payload,
                     delta=bool(event.actions.state_delta),
                 ):
+                    asked = self.entities.get(call_event, set())
+                    values = no_free_text(values, asked | texts)
                     self.write(name, values, payload, texts, sources, repeated)
                 else:
                     self.read(name, args, values, payload, texts, sources, repeated)
@@ -350,7 +357,7 @@ class _Builder:
         said = {v for _, v in values}
         prose = prose_of(payload)
         if prose is not None:
-            did = self.prose(prose, repeated, sources)
+            did = key_sentences(self.prose(prose, repeated, sources), texts)
             result = [("", did)] if did else []
             # What the prose shows of the arguments is said once, in the prose.
             values = [kv for kv in values if is_id_key(kv[0]) or kv[1] not in did]
@@ -366,6 +373,7 @@ class _Builder:
         made = _made_id(name, payload, values) if prose is None else None
         if made is not None:
             result = [kv for kv in result if kv[1] != made[1]]
+        values = no_twice_said_amounts(values, result, self.patterns)
         text = self.act(action, values, result, made or acted)
         self.add(self.decisions, clip(text, self.limit), sources)
         first = next((v for k, v in values if is_id_key(k)), None)

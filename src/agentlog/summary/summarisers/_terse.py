@@ -1,0 +1,59 @@
+"""What the extractive summariser leaves out of an item because the cited events say it and a
+reader needs it less than a short record: free text without an entity, the sentences of a
+prose result that hold none, an amount said twice."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Final
+
+from agentlog.summary.record._extract import holds
+from agentlog.summary.record._scan import amount_key
+from agentlog.summary.record._sentences import sentences
+from agentlog.summary.record.entities import EntityPatterns
+
+__all__ = ["key_sentences", "no_free_text", "no_twice_said_amounts"]
+
+_FREE_WORDS: Final = 5
+"""A value of this many words and no digit is free text (a note, a case summary), not a field
+(an address has a number)."""
+_LONG_WORDS: Final = 12
+"""A value of this many words is free text, digits or not."""
+
+
+def no_free_text(
+    values: Sequence[tuple[str, str]], entities: Collection[str]
+) -> list[tuple[str, str]]:
+    """``values`` without the free text that holds no entity the record must keep: the call
+    shows it, and a record that copies a customer's words has to label them as theirs."""
+    return [(k, v) for k, v in values if not _free(v) or holds(v, entities)]
+
+
+def _free(value: str) -> bool:
+    words = len(value.split())
+    return words >= _LONG_WORDS or (words >= _FREE_WORDS and not any(c.isdigit() for c in value))
+
+
+def key_sentences(prose: str, entities: Collection[str]) -> str:
+    """A prose result's sentences that hold an entity (its first sentence if none does): the
+    rest ("Driver Gary is en route") is the cited result's to show."""
+    said = sentences(prose)
+    kept = [s for s in said if holds(s, entities)]
+    return " ".join(kept or said[:1])
+
+
+def no_twice_said_amounts(
+    values: Sequence[tuple[str, str]],
+    result: Sequence[tuple[str, str]],
+    patterns: EntityPatterns,
+) -> list[tuple[str, str]]:
+    """A call's arguments without an amount its result shows again (``amount 89.0`` beside
+    the result's ``amount €89.00``): the result's is what happened."""
+    shown = {k for _, v in result for k in patterns.summary_keys(v) if k.startswith("money:")}
+    if not shown:
+        return list(values)
+    return [
+        (k, v)
+        for k, v in values
+        if not (patterns.is_money_key(k) and amount_key(v.lstrip("$£€")) in shown)
+    ]

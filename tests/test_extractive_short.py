@@ -1,0 +1,91 @@
+"""Short extractive records (issue 13, item 5): what an item leaves to its cited events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentlog import Content, Event, Part
+from agentlog.summary import ExtractiveSummarizer, SummaryRecord
+
+
+def ev(eid: str, author: str, part: Part) -> Event:
+    role = "user" if author == "user" or part.function_response else "model"
+    return Event(
+        id=eid, invocation_id="i", author=author, content=Content(role=role, parts=(part,))
+    )
+
+
+def call(eid: str, name: str, args: dict[str, Any], cid: str) -> Event:
+    return ev(eid, "agent", Part.from_function_call(name, args, cid))
+
+
+def answer(eid: str, name: str, response: Any, cid: str) -> Event:
+    return ev(eid, name, Part.from_function_response(name, response, cid))
+
+
+def record_of(events: list[Event]) -> SummaryRecord:
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None, result.problems
+    return result.record
+
+
+def test_a_write_leaves_its_free_text_to_the_call() -> None:
+    note = "customer says the parcel never came and wants this looked at soon"
+    events = [
+        ev("e1", "user", Part(text="Order ORD-5521 never arrived.")),
+        call("e2", "open_case", {"order_id": "ORD-5521", "note": note}, "c1"),
+        answer("e3", "open_case", {"case_id": "CASE-7781", "status": "open"}, "c1"),
+        ev("e4", "agent", Part(text="Case CASE-7781 is open for ORD-5521.")),
+    ]
+    (decision,) = record_of(events).decisions
+    assert decision.sources == ("e2", "e3")
+    assert "ORD-5521" in decision.text
+    assert "CASE-7781" in decision.text
+    assert "never came" not in decision.text
+
+
+def test_a_short_reason_and_an_address_stay() -> None:
+    address = {"line1": "9 Canal Street", "city": "Boston", "zip": "02114"}
+    events = [
+        ev("e1", "user", Part(text="Cancel ORD-70245 and send ORD-70391 elsewhere.")),
+        call("e2", "cancel_order", {"order_id": "ORD-70245", "reason": "ordered by mistake"}, "c1"),
+        answer("e3", "cancel_order", {"status": "cancelled"}, "c1"),
+        call("e4", "update_address", {"order_id": "ORD-70391", "address": address}, "c2"),
+        answer("e5", "update_address", {"status": "updated"}, "c2"),
+    ]
+    first, second = (i.text for i in record_of(events).decisions)
+    assert "ordered by mistake" in first
+    assert "9 Canal Street" in second
+
+
+def test_a_prose_result_keeps_the_sentences_that_name_something() -> None:
+    said = (
+        "Job RSA-88213 accepted by Kennet Recovery Ltd. Driver Gary is en route and will "
+        "call when close. The vehicle will be taken to the nearest approved garage."
+    )
+    events = [
+        ev("e1", "user", Part(text="My car broke down, policy POL-19-3306-P.")),
+        call("e2", "dispatch_recovery", {"policy_id": "POL-19-3306-P"}, "c1"),
+        answer("e3", "dispatch_recovery", {"result": said}, "c1"),
+    ]
+    (decision,) = record_of(events).decisions
+    assert "Job RSA-88213 accepted by Kennet Recovery Ltd." in decision.text
+    assert "Driver Gary" not in decision.text
+    assert "garage" not in decision.text
+
+
+def test_an_amount_the_result_shows_again_is_said_once() -> None:
+    events = [
+        ev("e1", "user", Part(text="Please retry the charge on POL-70-2291-M.")),
+        call("e2", "retry_charge", {"policy_id": "POL-70-2291-M", "amount": 89.0}, "c1"),
+        answer(
+            "e3",
+            "retry_charge",
+            {"status": "succeeded", "transaction_id": "c41d0b9e", "amount": "€89.00"},
+            "c1",
+        ),
+    ]
+    (decision,) = record_of(events).decisions
+    assert "€89.00" in decision.text
+    assert "89.0," not in decision.text
+    assert not decision.text.endswith("89.0")
