@@ -89,3 +89,49 @@ def test_an_amount_the_result_shows_again_is_said_once() -> None:
     assert "€89.00" in decision.text
     assert "89.0," not in decision.text
     assert not decision.text.endswith("89.0")
+
+
+def test_a_lookups_numbers_without_a_name_are_left_out() -> None:
+    events = [
+        ev("e1", "user", Part(text="Add three seats to sub_1PqL7sK2.")),
+        call(
+            "e2",
+            "preview_proration",
+            {"subscription_id": "sub_1PqL7sK2", "seats": 15, "proration_date": 1781049600},
+            "c1",
+        ),
+        answer("e3", "preview_proration", {"amount_due": "USD 50.00"}, "c1"),
+    ]
+    (fact,) = record_of(events).facts
+    assert fact.text.startswith("Previewed proration sub_1PqL7sK2: ")
+    assert "1781049600" not in fact.text
+
+
+def test_a_search_whose_results_nobody_named_goes_when_others_keep_its_entities() -> None:
+    found = {"invoices": [{"number": f"INV-00{i}", "total": 10.0 + i} for i in range(5)]}
+    events = [
+        ev("e1", "user", Part(text="Workspace ws_4471 is suspended, why?")),
+        call("e2", "list_invoices", {"workspace": "ws_4471", "limit": 100}, "c1"),
+        answer("e3", "list_invoices", found, "c1"),
+        ev("e4", "agent", Part(text="An invoice of ws_4471 is unpaid.")),
+    ]
+    record = record_of(events)
+    assert not [i for i in record.facts if i.text.startswith("Listed invoices")]
+    # Kept when it alone holds an entity.
+    events[0] = ev("e1", "user", Part(text="Our workspace is suspended, why?"))
+    events[3] = ev("e4", "agent", Part(text="An invoice is unpaid."))
+    (search,) = [i for i in record_of(events).facts if i.text.startswith("Listed invoices")]
+    assert search.sources == ("e2", "e3")
+
+
+def test_an_entity_left_over_joins_the_item_citing_its_event() -> None:
+    flight = {"flight_number": "XY1187", "status": "on_time"}
+    events = [
+        ev("e1", "user", Part(text="Is XY1187 on time?")),
+        call("e2", "get_flight_status", {"flight_number": "XY1187", "date": "2026-02-17"}, "c1"),
+        answer("e3", "get_flight_status", flight, "c1"),
+    ]
+    record = record_of(events)
+    texts = [i.text for _, i in record.items()]
+    assert not [t for t in texts if " mentioned " in t]
+    assert any("XY1187" in t and "2026-02-17" in t for t in texts)

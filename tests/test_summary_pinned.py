@@ -118,8 +118,11 @@ PROBLEMS = {
     # then shorter ones (a fact's id, required fields and status; writes as verb phrases;
     # a promise to act now that a later action kept left to its decision).
     # Then a card's last digits, named by their key (``last_four``), are entities too.
-    "retail": "9f374a9fb660b0ba",
-    "telecom": "e5c389d3b5e22fec",  # and the "imei" a record must now keep
+    # Then shorter still (issue 13 item 5: a write's free text, a lookup's bare numbers and a
+    # search whose entities other items keep left out; an entity left over joined to the item
+    # citing its event).
+    "retail": "691801822e347b22",
+    "telecom": "800b28447783554b",  # and the "imei" a record must now keep
 }
 
 

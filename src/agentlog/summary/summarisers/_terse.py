@@ -4,6 +4,7 @@ prose result that hold none, an amount said twice."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from typing import Final
 
@@ -12,7 +13,7 @@ from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._sentences import sentences
 from agentlog.summary.record.entities import EntityPatterns
 
-__all__ = ["key_sentences", "no_free_text", "no_twice_said_amounts"]
+__all__ = ["key_sentences", "no_bare_numbers", "no_free_text", "no_twice_said_amounts"]
 
 _FREE_WORDS: Final = 5
 """A value of this many words and no digit is free text (a note, a case summary), not a field
@@ -32,6 +33,18 @@ def no_free_text(
 def _free(value: str) -> bool:
     words = len(value.split())
     return words >= _LONG_WORDS or (words >= _FREE_WORDS and not any(c.isdigit() for c in value))
+
+
+_NUMBER: Final = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def no_bare_numbers(
+    values: Sequence[tuple[str, str]], entities: Collection[str]
+) -> list[tuple[str, str]]:
+    """A lookup's arguments without the numbers that are no entity (a page size, a count, a
+    timestamp): shown without their keys ("Previewed proration sub_1 15 1781049600") they
+    say nothing a reader can use."""
+    return [(k, v) for k, v in values if _NUMBER.fullmatch(v) is None or holds(v, entities)]
 
 
 def key_sentences(prose: str, entities: Collection[str]) -> str:

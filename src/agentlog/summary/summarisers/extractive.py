@@ -84,6 +84,7 @@ from agentlog.summary.record.validate import (
 )
 from agentlog.summary.summarisers._terse import (
     key_sentences,
+    no_bare_numbers,
     no_free_text,
     no_twice_said_amounts,
 )
@@ -218,6 +219,7 @@ class _Builder:
         # Lookups that answered one identifier: the answer, where its fact is, what was asked.
         self.answers: dict[str, tuple[int, str, tuple[str, ...]]] = {}
         self.said: set[str] = set()  # values an item already shows: a record says each once
+        self.unnamed: set[str] = set()  # searches none of whose results the session named
         # A repeated labelled part of prose results: its latest value and the events citing it.
         self.last_shown: dict[str, tuple[str, list[str]]] = {}
         self.order = {e.id: i for i, e in enumerate(events)}
@@ -266,13 +268,15 @@ class _Builder:
                 texts = self.entities.get(event.id, set())
                 clean = self.instructions.clean if self.instructions else _same
                 args, payload = clean(args), clean(response.response)
-                values = self.arguments(args, self.entities.get(call_event, ()))
+                asked = self.entities.get(call_event, set())
+                values = self.arguments(args, asked)
                 if failed(payload):
                     error = payload.get("error") if isinstance(payload, dict) else None
                     why = str(error) if isinstance(error, str) else ""
                     why = why or payload_text(payload, self.limit // 2, texts, self.patterns)
                     why = _ERROR_WORD.sub("", why, count=1)
-                    head = _capital(" ".join(filter(None, (words_of(name), args_text(values)))))
+                    shown = args_text(no_bare_numbers(values, asked | texts))
+                    head = _capital(" ".join(filter(None, (words_of(name), shown))))
                     self.add(self.facts, clip(f"{head} failed: {why}", self.limit), sources)
                 elif is_state_changing(
                     name,
@@ -280,10 +284,10 @@ class _Builder:
                     payload,
                     delta=bool(event.actions.state_delta),
                 ):
-                    asked = self.entities.get(call_event, set())
                     values = no_free_text(values, asked | texts)
                     self.write(name, values, payload, texts, sources, repeated)
                 else:
+                    values = no_bare_numbers(values, asked | texts)
                     self.read(name, args, values, payload, texts, sources, repeated)
         for label, (value, sources) in self.last_shown.items():
             self.add(self.facts, clip(f"{label}, last shown: {value}", self.limit), sources)
@@ -305,21 +309,33 @@ class _Builder:
                         tools.setdefault(m[1], set()).add(response.name)
         return {label for label, names in tools.items() if len(names) > 1}
 
-    def prose(self, text: str, repeated: Collection[str], sources: list[str]) -> str:
+    def prose(
+        self,
+        text: str,
+        repeated: Collection[str],
+        sources: list[str],
+        entities: Collection[str],
+        *,
+        terse: bool = False,
+    ) -> str:
         """A prose result without its repeated labelled parts, each kept as the latest value
-        of its label (:meth:`repeated_labels`)."""
-        if not repeated:
-            return clip(text, self.limit // 2)
-        marks = list(_LABEL.finditer(text))
-        kept: list[str] = [text[: marks[0].start()] if marks else text]
-        for i, m in enumerate(marks):
-            part = text[m.start() : marks[i + 1].start() if i + 1 < len(marks) else len(text)]
-            if m[1] in repeated:
-                self.last_shown.pop(m[1], None)  # kept in order of last showing
-                self.last_shown[m[1]] = (part[m.end() - m.start() :].strip(), sources)
-            else:
-                kept.append(part)
-        return clip(" ".join(" ".join(kept).split()), self.limit // 2)
+        of its label (:meth:`repeated_labels`); with ``terse`` (a write's), only its sentences
+        naming one of ``entities`` (:func:`key_sentences`)."""
+        if repeated:
+            marks = list(_LABEL.finditer(text))
+            kept: list[str] = [text[: marks[0].start()] if marks else text]
+            for i, m in enumerate(marks):
+                end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+                part = text[m.start() : end]
+                if m[1] in repeated:
+                    self.last_shown.pop(m[1], None)  # kept in order of last showing
+                    self.last_shown[m[1]] = (part[m.end() - m.start() :].strip(), sources)
+                else:
+                    kept.append(part)
+            text = " ".join(" ".join(kept).split())
+        if text and terse:
+            text = key_sentences(text, entities)
+        return clip(text, self.limit // 2)
 
     @staticmethod
     def said_in(args: Any) -> set[str]:
@@ -357,7 +373,7 @@ class _Builder:
         said = {v for _, v in values}
         prose = prose_of(payload)
         if prose is not None:
-            did = key_sentences(self.prose(prose, repeated, sources), texts)
+            did = self.prose(prose, repeated, sources, texts, terse=True)
             result = [("", did)] if did else []
             # What the prose shows of the arguments is said once, in the prose.
             values = [kv for kv in values if is_id_key(kv[0]) or kv[1] not in did]
@@ -449,7 +465,7 @@ class _Builder:
             skip = self.said | self.said_in(args)
             prose = prose_of(found)
             if prose is not None:
-                said = self.prose(prose, repeated, sources)
+                said = self.prose(prose, repeated, sources, texts)
                 if not said:
                     return  # all of it is a repeated part, which its own fact keeps
                 fields = [("", said)]
@@ -515,6 +531,8 @@ class _Builder:
         text = f"{head}: {count} result{'s' if count != 1 else ''}"
         if used:
             text += "; " + ", ".join(used) + " named"
+        else:
+            self.unnamed.add(text)
         self.add(self.facts, clip(text, self.limit), sources)
 
     def confirmation(self, args: Any, answer: Any, sources: list[str]) -> None:
@@ -661,6 +679,23 @@ class _Builder:
             open_questions=tuple(self.open_questions),
         )
 
+    def drop_held(
+        self, record: SummaryRecord, expected: dict[str, ExpectedEntity], patterns: EntityPatterns
+    ) -> SummaryRecord:
+        """``record`` without the searches none of whose results the session named whose
+        entities (the arguments) other items keep: "Listed invoices kestrel-ops: 60 results"
+        says nothing the record does not."""
+        facts = list(record.facts)
+        for item in record.facts:
+            if item.text not in self.unnamed:
+                continue
+            absent = {x.entity.key for x in missing_entities(item.text, expected, patterns)}
+            held = {k: x for k, x in expected.items() if k not in absent}
+            rest = [record.goal, *(i.text for _, i in record.items() if i is not item)]
+            if not held or not missing_entities("\n".join(rest), held, patterns):
+                facts.remove(item)
+        return record.model_copy(update={"facts": tuple(facts)})
+
     def keep_entities(
         self, record: SummaryRecord, expected: dict[str, ExpectedEntity], patterns: EntityPatterns
     ) -> SummaryRecord:
@@ -674,7 +709,7 @@ class _Builder:
         bodies: dict[str, list[TranscriptLine]] = {}
         for line in self.lines:
             bodies.setdefault(line.event_id, []).append(line)
-        facts = list(record.facts)
+        facts, decisions = list(record.facts), list(record.decisions)
         for event_id, entities in missing.items():
             lines = bodies.get(event_id, [])
             chosen: list[str] = []
@@ -693,12 +728,18 @@ class _Builder:
             # A sentence chosen for its entities is kept whole unless it is very long.
             text = " ".join(clip(s, max(self.limit, 600)) for s in chosen)
             left = [x.entity.shown() for x in entities if x.entity.text not in text]
+            if left and not text and _also(left, event_id, (facts, decisions)):
+                continue  # an item citing that event says them: no "<tool> mentioned" item
             if left:
                 author = lines[0].author if lines else "the session"
-                prefix = f"{text} " if text else f"{author} mentioned "
+                if lines and lines[0].kind == "result":  # a tool's name is no one's words
+                    author = action_of(author) + " showed"
+                else:
+                    author += " mentioned"
+                prefix = f"{text} " if text else f"{author} "
                 text = prefix + (("also " if text else "") + ", ".join(left))
             self.add(facts, text, [event_id])
-        return record.model_copy(update={"facts": tuple(facts)})
+        return record.model_copy(update={"facts": tuple(facts), "decisions": tuple(decisions)})
 
 
 class ExtractiveSummarizer:
@@ -768,6 +809,7 @@ class ExtractiveSummarizer:
             record = builder.record(goal)
             if goal and first_user is not None:
                 record = record.model_copy(update={"goal_sources": (first_user.event_id,)})
+            record = builder.drop_held(record, expected, self.patterns)
             return builder.keep_entities(record, expected, self.patterns)
 
         # Cleaning costs a regex scan per copied string, so it runs only when it has work: when
@@ -803,6 +845,18 @@ class ExtractiveSummarizer:
     async def summarize(self, session: SummaryInput) -> SummaryResult:
         """``summarize_now``, for callers that take any ``Summarizer``."""
         return self.summarize_now(session)
+
+
+def _also(left: Sequence[str], event_id: str, sections: Iterable[list[SummaryItem]]) -> bool:
+    """Add ``left`` (entities no item keeps) to the first item citing ``event_id``, as
+    ``...; also X, Y``; whether there was one."""
+    for items in sections:
+        for i, item in enumerate(items):
+            if event_id in item.sources:
+                text = f"{item.text}; also {', '.join(left)}"
+                items[i] = item.model_copy(update={"text": text})
+                return True
+    return False
 
 
 def _nouns(name: str) -> tuple[str, set[str]]:
