@@ -19,6 +19,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import validation_error_definition
 from fastapi.routing import APIRoute
 
+from agentlog.server.lean import lean_handler
 from agentlog.server.schemas import ErrorOut
 
 __all__ = ["KEY_REQUIRED", "JsonRoute", "resource_router"]
@@ -90,11 +91,24 @@ class JsonRoute(APIRoute):
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handle = super().get_route_handler()
+        lean = lean_handler(self)
 
         async def utf8_json(request: Request) -> Response:
             return await handle(_Utf8JsonRequest(request.scope, request.receive))
 
-        return utf8_json
+        if lean is None:
+            return utf8_json
+
+        async def lean_or_full(request: Request) -> Response:
+            answer = await lean(request)
+            if answer is not None:
+                return answer
+            full = _Utf8JsonRequest(request.scope, request.receive)
+            if hasattr(request, "_body"):
+                full._body = request._body  # the body is read once: FastAPI's handler reads it here
+            return await handle(full)
+
+        return lean_or_full
 
 
 def resource_router(prefix: str, tags: Sequence[str]) -> APIRouter:

@@ -1,0 +1,154 @@
+"""The routes' lean path (:mod:`agentlog.server.lean`): a turn is answered without FastAPI's
+per-request dependency solving, and every request is answered as FastAPI's own handler
+answers it, the refused ones included."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import fastapi.routing
+import httpx
+import pytest
+
+from agentlog.server import lean
+from server_support import ADMIN_KEY, ANA_KEY, BEN_KEY, desk_app, parse_sse, sqlite
+
+_JSON = {"content-type": "application/json"}
+
+
+def _client(app: Any, key: str | None) -> httpx.AsyncClient:
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    transport = httpx.ASGITransport(app=app)
+    return httpx.AsyncClient(transport=transport, base_url="http://test", headers=headers)
+
+
+async def test_a_turn_is_answered_without_solving_dependencies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def unsolved(**_: Any) -> Any:
+        raise AssertionError("FastAPI solved a hot route's dependencies")
+
+    # FastAPI's handler looks it up on each request: a call on a turn's routes fails it.
+    monkeypatch.setattr(fastapi.routing, "solve_dependencies", unsolved)
+    store = sqlite(tmp_path)
+    try:
+        async with _client(desk_app(store), ANA_KEY) as client:
+            created = await client.post("/sessions", json={"session_id": "s-1"})
+            assert created.status_code == 201
+            assert created.json()["id"] == "s-1"
+            turn = await client.post("/sessions/s-1/messages", json={"text": "hello"})
+            assert turn.status_code == 200
+            frames = parse_sse(turn.text)
+            assert frames[-1].event == "end"
+            assert all(f.id for f in frames if f.event == "event")
+    finally:
+        await store.close()
+
+
+_IDS = re.compile(
+    r'"(id|invocation_id|created_at|updated_at|timestamp|last_update_time)":'
+    r'("[^"]*"|[0-9.e+-]+)'
+)
+
+
+_SSE_IDS = re.compile(r"^id: .*$", re.MULTILINE)
+
+
+def _same_form(text: str) -> str:
+    """An answer with what differs from run to run (ids, times) blanked."""
+    return _SSE_IDS.sub("id: _", _IDS.sub(lambda m: f'"{m.group(1)}":_', text))
+
+
+REQUESTS: list[tuple[str, str, str | None, dict[str, str], bytes]] = [
+    # (method, path, key, headers, body)
+    ("POST", "/sessions", ANA_KEY, _JSON, b'{"session_id": "s-2", "state": {"a": 1}}'),
+    ("POST", "/sessions", ANA_KEY, _JSON, b'{"session_id": "s-1"}'),  # exists: 409
+    ("POST", "/sessions", None, _JSON, b"{}"),  # no key: 401
+    ("POST", "/sessions", "key-nobody-0123456789", _JSON, b"{}"),
+    ("POST", "/sessions", ANA_KEY, _JSON, b'{"session_id": "s 3"}'),  # invalid id: 422
+    ("POST", "/sessions", ANA_KEY, _JSON, b'{"nope": 1}'),
+    ("POST", "/sessions", ANA_KEY, _JSON, b"{not json"),
+    ("POST", "/sessions", ANA_KEY, _JSON, b"\xff\xfe"),
+    ("POST", "/sessions", ANA_KEY, {"content-type": "text/plain"}, b"{}"),
+    ("POST", "/sessions", ANA_KEY, {"content-type": "application/json; charset=utf-8"}, b"{}"),
+    ("POST", "/sessions", ANA_KEY, _JSON, b""),
+    ("POST", "/sessions", ANA_KEY, _JSON, b"[" * 100_000),
+    ("GET", "/sessions/s-1", ANA_KEY, {}, b""),
+    ("GET", "/sessions/s-1", BEN_KEY, {}, b""),  # another user's: 404
+    ("GET", "/sessions/s-1/events?limit=0", ANA_KEY, {}, b""),
+    ("GET", "/sessions/s-1/state", ANA_KEY, {}, b""),
+    ("PUT", "/state/app", ANA_KEY, _JSON, b'{"state": {"x": 1}}'),  # not an admin: 403
+    ("PUT", "/state/app", ADMIN_KEY, _JSON, b'{"state": {"x": 1}}'),
+    ("POST", "/sessions/s-1/messages", ANA_KEY, _JSON, b'{"text": "   "}'),
+    (
+        "POST",
+        "/sessions/s-1/messages",
+        ANA_KEY,
+        _JSON,
+        b'{"text": "hi", "state_delta": {"app:x": 1}}',
+    ),
+    ("POST", "/sessions/nope/messages", ANA_KEY, _JSON, b'{"text": "hi"}'),
+    ("POST", "/sessions/" + "x" * 300 + "/messages", ANA_KEY, _JSON, b'{"text": "hi"}'),
+    (
+        "POST",
+        "/sessions/s-1/messages",
+        ANA_KEY,
+        {**_JSON, "Last-Event-ID": "e-nope"},
+        b'{"text": "hi"}',
+    ),
+    ("POST", "/sessions/s-1/messages?stream=maybe", ANA_KEY, _JSON, b'{"text": "hi"}'),
+    ("POST", "/sessions/s-1/messages?stream=false", ANA_KEY, _JSON, b'{"text": "hi"}'),
+    (
+        "POST",
+        "/sessions/s-1/messages",
+        ANA_KEY,
+        {**_JSON, "Accept": "application/json"},
+        b'{"text": "hi"}',
+    ),
+    ("POST", "/sessions/s-1/messages", ANA_KEY, _JSON, b'{"text": "hi"}'),
+]
+
+
+async def _answers(app: Any) -> list[tuple[int, str, str]]:
+    answers = []
+    async with _client(app, ANA_KEY) as setup:
+        assert (await setup.post("/sessions", json={"session_id": "s-1"})).status_code == 201
+    for method, path, key, headers, body in REQUESTS:
+        async with _client(app, key) as client:
+            response = await client.request(method, path, headers=headers, content=body)
+        answers.append(
+            (response.status_code, response.headers.get("content-type", ""), response.text)
+        )
+    return answers
+
+
+@pytest.fixture
+async def both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[list[Any], list[Any]]]:
+    for folder in ("lean", "full"):
+        (tmp_path / folder).mkdir()
+    stores = [sqlite(tmp_path / "lean"), sqlite(tmp_path / "full")]
+    try:
+        with_lean = await _answers(desk_app(stores[0]))
+        # The routes' handlers are built as an app includes them: this app has no lean path.
+        monkeypatch.setattr(lean, "_USABLE", False)
+        without = await _answers(desk_app(stores[1]))
+        yield with_lean, without
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_every_request_is_answered_as_fastapi_answers_it(
+    both: tuple[list[Any], list[Any]],
+) -> None:
+    with_lean, without = both
+    for request, got, expected in zip(REQUESTS, with_lean, without, strict=True):
+        assert got[:2] == expected[:2], request
+        assert _same_form(got[2]) == _same_form(expected[2]), request
+    statuses = {status for status, _, _ in with_lean}
+    assert {200, 201, 401, 403, 404, 409, 422} <= statuses  # the table covers them
