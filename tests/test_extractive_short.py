@@ -6,6 +6,7 @@ from typing import Any
 
 from agentlog import Content, Event, Part
 from agentlog.summary import ExtractiveSummarizer, SummaryRecord
+from agentlog.summary.record._sentences import part_holding
 
 
 def ev(eid: str, author: str, part: Part) -> Event:
@@ -135,3 +136,53 @@ def test_an_entity_left_over_joins_the_item_citing_its_event() -> None:
     texts = [i.text for _, i in record.items()]
     assert not [t for t in texts if " mentioned " in t]
     assert any("XY1187" in t and "2026-02-17" in t for t in texts)
+
+
+def test_a_promise_to_email_an_address_reads_alone() -> None:
+    events = [
+        ev("e1", "user", Part(text="Move booking Q7ZK2M to XY131, please.")),
+        call("e2", "change_flight", {"booking_code": "Q7ZK2M", "flight": "XY131"}, "c1"),
+        answer("e3", "change_flight", {"status": "changed", "charged": 9.0}, "c1"),
+        ev(
+            "e4",
+            "agent",
+            Part(
+                text="Q7ZK2M is now on XY131 at 19:05, and $9.00 went on your card. "
+                "Your e-ticket will be emailed to ana.lima@example.org within the hour."
+            ),
+        ),
+    ]
+    (promise,) = record_of(events).commitments
+    assert promise.text == "Your e-ticket will be emailed to ana.lima@example.org within the hour."
+
+
+def test_what_will_happen_before_a_promise_stays_with_it() -> None:
+    said = (
+        "A driver will collect from 22 Elm Row on 21 May (collection COL-31904). "
+        "The return label is in your inbox at iona@example.com."
+    )
+    events = [
+        ev("e1", "user", Part(text="Please collect the parcel.")),
+        call("e2", "book_collection", {"postcode": "EH7 4AA"}, "c1"),
+        answer("e3", "book_collection", {"collection_id": "COL-31904"}, "c1"),
+        ev("e4", "agent", Part(text=said)),
+    ]
+    (promise,) = record_of(events).commitments
+    assert promise.text == said
+
+
+def test_a_user_claim_keeps_no_greeting_and_an_address_as_written() -> None:
+    events = [
+        ev("e1", "user", Part(text="I need to add a seat to our workspace.")),
+        ev("e2", "agent", Part(text="Since when are you on the Team plan?")),
+        ev("e3", "user", Part(text="Hi, we're on the Team plan since 2026-03-14.")),
+        ev("e4", "agent", Part(text="Thanks, one moment.")),
+    ]
+    (claim,) = record_of(events).facts
+    assert (claim.text, claim.provenance) == (
+        "We're on the Team plan since 2026-03-14.",
+        "user_claim",
+    )
+    # An e-mail address that opens a message is kept as written, not capitalised.
+    address = "tomas.reyes@example.org"
+    assert part_holding(address, [address]) == address

@@ -21,6 +21,7 @@ __all__ = [
     "needs_context",
     "part_holding",
     "promise_part",
+    "says_future",
     "sentences",
 ]
 
@@ -75,7 +76,11 @@ _MONTH: Final = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November"
     r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
 )
-_IDENTIFIES: Final = re.compile(r"[A-Za-z]-?\d{3,}|#\w*\d|[$£€]\s?\d|\d+(?:\.\d+)? ?[A-Z]{3}\b")
+_IDENTIFIES: Final = re.compile(
+    r"[A-Za-z]-?\d{3,}|#\w*\d|[$£€]\s?\d|\d+(?:\.\d+)? ?[A-Z]{3}\b|\w@\w[\w-]*\.\w"
+)
+"""What identifies what a sentence is about: an identifier, an amount, an e-mail address (a
+promise to e-mail ``ana@example.org`` reads alone)."""
 _DATED: Final = re.compile(rf"\d{{4}}-\d\d-\d\d|\b\d{{1,2}} {_MONTH}|\b{_MONTH} \d{{1,2}}\b")
 _REFERS_BACK: Final = re.compile(
     r"^(?:it|this|that|they|these|those|both|the (?:refund|credit|"
@@ -119,7 +124,7 @@ _PART_WORDS: Final = 4
 def part_holding(sentence: str, held: Sequence[str]) -> str:
     """The shortest run of a sentence's parts (cut at semicolons and colons) holding every
     one of ``held``, when it reads alone; else the sentence. "XY127 costs $26.00 more; XY131
-    costs $9.00 more", for $26.00: its first part."""
+    costs $9.00 more", for $26.00: its first part; a greeting left out."""
     parts = _PART.split(sentence)
     best = sentence
     for i in range(len(parts)):
@@ -129,8 +134,17 @@ def part_holding(sentence: str, held: Sequence[str]) -> str:
                 if len(run.split()) >= _PART_WORDS:
                     best = run
                 break
-    best = best.rstrip(";:")
+    best = _without_lead(best.rstrip(";:"), held)
+    if any(best.startswith(h) for h in held):
+        return best  # "tomas.reyes@example.org" is kept as written
     return best[:1].upper() + best[1:]
+
+
+def _without_lead(sentence: str, held: Sequence[str]) -> str:
+    """``sentence`` without its greeting ("Hi, we're on the Team plan": "We're on the Team
+    plan"), when what is left holds ``held``."""
+    rest = _GREETING.sub("", sentence, count=1)
+    return rest if rest and all(h in rest for h in held) else sentence
 
 
 def has_deadline(text: str) -> bool:
@@ -233,6 +247,15 @@ class Said:
 def names_something(sentence: str) -> bool:
     """Whether a sentence holds an identifier, an amount or a date."""
     return _IDENTIFIES.search(sentence) is not None or _DATED.search(sentence) is not None
+
+
+_FUTURE: Final = re.compile(r"\b(?:will|won['\u2019]t|shall)\b", re.IGNORECASE)
+
+
+def says_future(sentence: str) -> bool:
+    """Whether a sentence says what will happen ("A driver will collect on 21 May"), which a
+    promise after it may go on from, though no promise pattern knows its verb."""
+    return _FUTURE.search(sentence) is not None
 
 
 def needs_context(sentence: str) -> bool:

@@ -66,6 +66,7 @@ from agentlog.summary.record._sentences import (
     needs_context,
     part_holding,
     promise_part,
+    says_future,
     sentences,
 )
 from agentlog.summary.record.entities import EntityPatterns
@@ -609,7 +610,11 @@ class _Builder:
             before = drop_lead_in(said[i - 1]) if i > 0 else ""
             if grows and needs_context(part):
                 self.promised[-1][1].append((part, True))
-            elif "?" not in before and names_something(before) and needs_context(part):
+            elif (
+                "?" not in before
+                and names_something(before)
+                and (needs_context(part) or (not grows and says_future(before)))
+            ):  # "A driver will collect on 21 May. The label is in your inbox at a@x.org
                 self.promised.append((line.event_id, [(before, False), (part, True)]))
             else:
                 self.promised.append((line.event_id, [(part, True)]))
