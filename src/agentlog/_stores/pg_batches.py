@@ -12,6 +12,10 @@ only the failing one fails. A group that finds nothing to do (a stale append, wh
 matches no row) is no failure: its statement returns no rows and the others commit. An error
 that is not the server's (the connection dropped) fails the whole batch: whether it committed
 is not known.
+
+Groups that say how to be written together (:attr:`Group.merge`: a batch of appends) go to
+the server as one statement for all of them instead of one each, inside the same
+transaction: what a statement costs the driver and the server is then paid once per batch.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, LiteralString
+from typing import Any, LiteralString, Protocol
 
 import psycopg
 
@@ -27,7 +31,17 @@ from agentlog._stores.batching import Batcher, Failed
 from agentlog._stores.postgres import Conn, PostgresPool, Row
 from agentlog.errors import StoreError
 
-__all__ = ["Group", "StatementBatches"]
+__all__ = ["Group", "Merge", "StatementBatches"]
+
+
+class Merge(Protocol):
+    """How groups of one kind are written as one statement (see :attr:`Group.merge`)."""
+
+    def __call__(self, rows: list[Any], /) -> tuple[str, Any]:
+        """The statement writing each of ``rows`` (the groups' :attr:`Group.row`), whose
+        result rows each begin with the 1-based position of the row it wrote; a row that
+        wrote nothing returns none."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +52,13 @@ class Group:
     alone: Callable[[Conn, Group], Awaitable[list[list[Row]]]] | None = None
     """Runs the group on its own (after its batch failed), for a group whose errors need
     telling apart; by default its statements run in one transaction of their own."""
+    merge: Merge | None = None
+    """Writes this group together with the batch's other groups of the same ``merge``, from
+    their ``row``s, in place of their ``queries`` (which still serve a group written alone).
+    Such a group's ``queries`` are one statement, and its outcome is the rows ``merge``
+    returned for it (their position left out): one row, or none when it wrote nothing."""
+    row: Any = None
+    """What ``merge`` writes for this group."""
 
 
 class StatementBatches:
@@ -138,17 +159,38 @@ class StatementBatches:
     async def _together(self, batch: list[Group]) -> list[Any] | None:
         """The batch as one transaction; ``None`` if the server refused a statement (it then
         rolled the transaction back: nothing of the batch was written)."""
+        merged: dict[Merge, list[int]] = {}
+        for i, group in enumerate(batch):
+            if group.merge is not None:
+                merged.setdefault(group.merge, []).append(i)
+        own: list[tuple[str, Any]] = []
+        # Per group: where its rows begin in the pipeline's results; -1 for a merged group.
+        spans: list[int] = []
+        merges = [(merge, at) for merge, at in merged.items() if len(at) > 1]
+        in_merges = {i for _, at in merges for i in at}
+        for i, group in enumerate(batch):
+            if i in in_merges:
+                spans.append(-1)
+            else:
+                spans.append(len(own))
+                own.extend(group.queries)
+        queries = own + [merge([batch[i].row for i in at]) for merge, at in merges]
         async with self._connection() as conn:
             try:
-                rows = await self._pipeline(conn, [q for group in batch for q in group.queries])
+                rows = await self._pipeline(conn, queries)
             except psycopg.DatabaseError as exc:
                 if exc.sqlstate is None:
                     raise
                 return None
-        outcomes: list[Any] = []
-        for group in batch:
-            outcomes.append(rows[: len(group.queries)])
-            del rows[: len(group.queries)]
+        outcomes: list[Any] = [None] * len(batch)
+        for i, group in enumerate(batch):
+            if spans[i] >= 0:
+                outcomes[i] = rows[spans[i] : spans[i] + len(group.queries)]
+        for (_, at), written in zip(merges, rows[len(own) :], strict=True):
+            for i in at:
+                outcomes[i] = [[]]
+            for found in written:
+                outcomes[at[found[0] - 1]] = [[found[1:]]]
         return outcomes
 
     async def _send(self, conn: Conn, queries: list[tuple[str, Any]]) -> list[list[Row]]:

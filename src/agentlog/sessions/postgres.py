@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import json.encoder
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, LiteralString
@@ -379,7 +380,10 @@ class PostgresSessionService(PostgresStore):
         if plan is None:
             return session
         alone = functools.partial(_append_alone, session_id=session.id, event_id=plan.event.id)
-        (rows,) = await self._writes.run(Group([_append_statement(session, plan)], alone))
+        query, params = _append_statement(session, plan)
+        # A delta of session keys only (most are) can be written beside other sessions'.
+        merge = None if plan.delta.app or plan.delta.user else _merge_appends
+        (rows,) = await self._writes.run(Group([(query, params)], alone, merge, params))
         if not rows:
             async with self._pg.connection() as conn:
                 raise await _stale_or_missing(conn, session, plan)
@@ -728,6 +732,130 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
     }
     ctes = _APPEND_CTES[session.create_time is None][session.lease_token is None]
     return _statement(ctes, plan.delta, params, notify=True), params
+
+
+def _merge_appends(rows: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    """One statement for several appends to different sessions, each given as its
+    ``_append_statement`` parameters (session keys only): each checked and written as its
+    own statement would (a stale or refused one writes nothing and returns no row); a row
+    ``(position, pk, _)`` for each one written, notified as its own statement notifies."""
+    puts = any("session_put_keys" in row for row in rows)
+    gones = any("session_gone" in row for row in rows)
+    # Every column as one JSON array: the driver sends a text, the server splits it.
+    params: dict[str, Any] = {
+        name: "[" + ",".join([_json_scalar(row[name]) for row in rows]) + "]"
+        for name in _MERGED_SCALARS
+    }
+    params["payload"] = "[" + ",".join([row["payload"] for row in rows]) + "]"
+    params["format"] = EVENT_FORMAT_VERSION
+    if puts:
+        for name in ("session_put_keys", "session_put_values"):
+            params[name] = "[" + ",".join([row.get(name, "[]") for row in rows]) + "]"
+    if gones:
+        params["session_gone"] = (
+            "[" + ",".join([row.get("session_gone", "[]") for row in rows]) + "]"
+        )
+    return _MERGED_APPENDS[puts][gones], params
+
+
+_MERGED_SCALARS: Final = (
+    "app",
+    "user",
+    "sid",
+    "expected",
+    "created",
+    "lease",
+    "timestamp",
+    "event_id",
+    "invocation_id",
+    "author",
+    "compaction_end",
+    "notice",
+)
+
+
+def _json_scalar(value: str | float | None) -> str:
+    """A string, number or ``None`` as JSON (``_merge_appends``' columns)."""
+    if value is None:
+        return "null"
+    if value.__class__ is str:
+        return _escape_json(value)
+    return repr(value)
+
+
+_escape_json: Final[Callable[[str], str]] = json.encoder.encode_basestring
+"""A string as JSON, as the event and state encoders write it (``ensure_ascii=False``)."""
+
+
+def _merged_appends(puts: bool, gones: bool) -> LiteralString:
+    """``_merge_appends``' statement, with its ``session_state`` writes as needed."""
+    extra: LiteralString = ""
+    names: LiteralString = ""
+    returned: LiteralString = ""
+    if puts:
+        extra += (
+            ", json_array_elements(%(session_put_keys)s::json),"
+            " json_array_elements(%(session_put_values)s::json)"
+        )
+        names += ", put_keys, put_values"
+        returned += ", r.put_keys, r.put_values"
+    if gones:
+        extra += ", json_array_elements(%(session_gone)s::json)"
+        names += ", gone"
+        returned += ", r.gone"
+    ctes: list[LiteralString] = [
+        "r AS (SELECT * FROM ROWS FROM (json_array_elements_text(%(app)s::json),"
+        " json_array_elements_text(%(user)s::json), json_array_elements_text(%(sid)s::json),"
+        " json_array_elements_text(%(expected)s::json),"
+        " json_array_elements_text(%(created)s::json),"
+        " json_array_elements_text(%(lease)s::json),"
+        " json_array_elements_text(%(timestamp)s::json),"
+        " json_array_elements_text(%(event_id)s::json),"
+        " json_array_elements_text(%(invocation_id)s::json),"
+        " json_array_elements_text(%(author)s::json), json_array_elements(%(payload)s::json),"
+        " json_array_elements_text(%(compaction_end)s::json),"
+        " json_array_elements_text(%(notice)s::json)"
+        + extra
+        + ") WITH ORDINALITY AS r (app, usr, sid, expected, created, lease, ts, event_id, inv,"
+        " author, payload, cend, notice" + names + ", i))",
+        # As _append_ctes checks one append; a session twice in the batch is written once.
+        "s AS (UPDATE sessions x SET version = r.expected::bigint + 1,"
+        " last_update_time = r.ts::float8 FROM r"
+        " WHERE x.app_name = r.app AND x.user_id = r.usr AND x.session_id = r.sid"
+        " AND x.version = r.expected::bigint"
+        " AND (r.created IS NULL OR x.create_time = r.created::float8)"
+        " AND CASE WHEN r.lease IS NULL THEN x.lease_owner IS NULL OR x.lease_expires < "
+        + _NOW
+        + " ELSE x.lease_token = r.lease::bigint END"
+        " RETURNING r.i, x.pk, x.version, r.event_id, r.inv, r.author, r.ts, r.payload,"
+        " r.cend, r.notice" + returned + ")",
+        "e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+        " format_version, payload, compaction_end) SELECT pk, version, event_id, inv, author,"
+        " ts::float8, %(format)s::integer, payload, cend::float8 FROM s)",
+    ]
+    if puts:
+        ctes.append(
+            "session_put AS (INSERT INTO session_state (session_pk, key, value)"
+            " SELECT s.pk, u.key, u.value FROM s, ROWS FROM"
+            " (json_array_elements_text(s.put_keys), json_array_elements(s.put_values))"
+            " AS u (key, value)"
+            " ON CONFLICT (session_pk, key) DO UPDATE SET value = excluded.value)"
+        )
+    if gones:
+        ctes.append(
+            "session_gone AS (DELETE FROM session_state d USING s,"
+            " json_array_elements_text(s.gone) AS g (key)"
+            " WHERE d.session_pk = s.pk AND d.key = g.key)"
+        )
+    return (
+        "WITH " + ", ".join(ctes) + " SELECT i, pk, pg_notify(" + CHANNEL_SQL + ", notice) FROM s"
+    )
+
+
+_MERGED_APPENDS: Final = (
+    (_merged_appends(False, False), _merged_appends(False, True)),
+    (_merged_appends(True, False), _merged_appends(True, True)),
+)
 
 
 def _append_ctes(created: bool, lease: bool) -> LiteralString:
