@@ -52,6 +52,31 @@ English grammar, never a domain's words:
   ISO 4217 code: ``"unit": "JPY"``) the item's sign or code cannot mean is not the item's
   (:mod:`._currency`).
 
+Round 6 (issue 13) read a payload as of its event's time and more of its structure:
+
+- a payload knows its event's day (:class:`._dated.AsOf`): a key naming an act
+  (a participle: ``approved_on``) dated after it says the act is not yet done, unless the key
+  says its date is a plan (:data:`_PLANNED`: ``scheduled_for``), and a time bound the day is
+  outside (:data:`_STARTS` a later day: ``effective_from``; :data:`_ENDS` an earlier one:
+  ``expires_at``, ``valid_until``) puts its object's states out of force, unless the item says
+  so (``expired``);
+- an act's key whose value says no inside a list or an object (``[false]``, ``{"value":
+  false}``) or is a zero in any unit (``"$0.00"``, ``"0 USD"``, ``"zero"``) states its act as
+  not so (:attr:`Leaf.void`), and an act's key over a map of flags (``"approved": {"refund":
+  false}``) says the act of each thing inside as its flag says;
+- a generic word beside a thing's name (``refund_status``, ``ExchangeStatus``) states its
+  value of that thing, not of the object holding it;
+- records of a list that hold nothing but states and dates are one thing's history: when
+  they disagree, the newest (by date, if each has one, else the last) holds now, the others
+  held before (:attr:`Leaf.past`); of records naming a field (``{"name": "refund_status",
+  "value": ...}``) a state is said of that field, and a record holding only a state beside
+  them says it of nothing an item can name;
+- a comment after a short value's state (:func:`_tail`: "approved (not really)", "approved
+  - just kidding", "approved lol") binds only an item that says it too;
+- a decision noun is the verdict on the whole only when its state says that decision was
+  made (``"approval": {"approved": true}``) or refused; ``"cancellation": {"approved": true}``
+  is another act, decided.
+
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
 identifier (:data:`_NAME_WORDS`: ``id``, ``number``, ``code``) are not what an item names.
@@ -71,9 +96,16 @@ from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, may_be
-from agentlog.summary.record._payload import _TEXT_KEYS, _decision_word
+from agentlog.summary.record._dated import DATE, AsOf
+from agentlog.summary.record._payload import _DENIED, _TEXT_KEYS, _decision_word
 from agentlog.summary.record._scan import amount_key
-from agentlog.summary.record._words import REVERSALS, STOP_WORDS, content_words, forms
+from agentlog.summary.record._words import (
+    REVERSALS,
+    STOP_WORDS,
+    content_words,
+    forms,
+    letters_of,
+)
 
 __all__ = ["Leaf", "Payload", "binds", "numbers_of", "read_payload"]
 
@@ -102,6 +134,37 @@ _PAST: Final = frozenset(
 )
 """Words of a key saying its value held before, not now (``"was": "approved"``,
 ``previous_status``): English words of past time. An item leaning on it must say so too."""
+_STARTS: Final = frozenset({"from", "start", "starts", "starting", "begin", "begins", "since"})
+"""Words of a key saying its date is when its object comes into force (``effective_from``)."""
+_ENDS: Final = frozenset(
+    {"until", "till", "through", "thru", "expires", "expiry", "expiration", "expire", "expiring"}
+    | {"end", "ends", "ending", "lapses", "expired"}
+)
+"""Words of a key saying its date is when its object stops being in force (``valid_until``)."""
+_BOUNDS: Final = _STARTS | _ENDS
+_TIMES: Final = (
+    _STARTS
+    | _ENDS
+    | frozenset(
+        {"valid", "validity", "effective", "active", "date", "time", "day", "at", "on", "timestamp"}
+    )
+)
+"""Words of a time bound's key that say when, not of what (``expires_at``, ``valid_until``)."""
+_PLANNED: Final = frozenset(
+    {"scheduled", "planned", "expected", "estimated", "projected", "due", "booked", "reserved"}
+    | {"intended", "proposed", "requested", "promised", "targeted", "forecast", "forecasted"}
+)
+"""English words saying a date is a plan (``scheduled_for``): a later date is what they say."""
+_FIELD_NAMES: Final = frozenset(
+    {"field", "name", "key", "attribute", "attr", "property", "prop", "param", "parameter"}
+)
+"""Key words saying a record names a field whose value the record (or a sibling) holds, as a
+key and value pair (``{"name": "refund_status", "value": "approved"}``)."""
+_KEY_LIKE: Final = re.compile(r"[A-Za-z]+(?:[_.-]?[A-Za-z]+)*")
+_BREAK: Final = re.compile(r"\s[-\u2013\u2014~]+\s|[(\[,;:?!/\u2026]|\.\.|\s\.\s")
+"""Where a short value's state ends and a comment on it starts ("approved (not really)",
+"approved - just kidding", "approved, or so they say", "approved... not")."""
+_DENIAL: Final = re.compile(rf" *(?:{_DENIED})[ .!]*", re.IGNORECASE)
 _CODE_CHARS: Final = 8
 """The longest value that may tell a record apart as its code (``R1``, ``B-7``)."""
 _CODE_TOKEN: Final = re.compile(r"[\w-]+")
@@ -153,6 +216,12 @@ class Leaf(NamedTuple):
     its own key): what the object says it is (:attr:`Payload.kind_of`) is what it is of."""
     past: bool = False
     """Said of a time before (:data:`_PAST`): binds only an item that says so too."""
+    void: bool = False
+    """Said not to be so (a flag's key with a value that says no inside a list or an object,
+    or a zero; an act dated after the event): stated, it binds nothing."""
+    tail: frozenset[str] = frozenset()
+    """The words commenting on a short value's state (:func:`_tail`): an item leaning on the
+    state must say them too."""
 
 
 def numbers_of(text: str) -> frozenset[str]:
@@ -193,14 +262,31 @@ class Payload:
     """The words of what the payload says it is at its top (``"kind": "refund request"``)."""
     kind_of: dict[int, frozenset[str]] = _default(default_factory=dict)
     """The words of what each object says it is (``"type": "refund"``), by its number."""
+    lapsed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    """Each time bound the event's day is outside (``"expires_at"`` before it,
+    ``"effective_from"`` after it): the object's subject, and what else its key names."""
 
 
 class _Reading:
     """What a walk collects beside the leaves."""
 
-    __slots__ = ("codes", "currencies", "found", "keys", "kinds", "objects", "records", "undoing")
+    __slots__ = (
+        *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
+        *("kinds", "lapsed", "objects", "record_obj", "records", "undoing"),
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, day: str | None = None) -> None:
+        self.day = day
+        """The event's day (ISO 8601), when the payload knows it (:class:`._dated.AsOf`)."""
+        self.lapsed: list[tuple[frozenset[str], frozenset[str]]] = []
+        self.distinct: set[int] = set()
+        """The records holding a string beside their states and dates: each a thing of its own,
+        not an entry of a history."""
+        self.fielded: dict[int, frozenset[str]] = {}
+        """The field each record names (``"name": "refund_status"``), by the record's number."""
+        self.record_obj: dict[int, int] = {}
+        self.dated: dict[int, str] = {}
+        """The latest date each record holds, by its number."""
         self.keys: set[str] = set()
         self.found: list[Leaf] = []
         self.codes: dict[str, set[int]] = {}
@@ -213,7 +299,7 @@ class _Reading:
 
 def read_payload(tool: str, payload: Any) -> Payload:
     """The leaves of a JSON-like ``payload`` (mappings, lists and scalars) of tool ``tool``."""
-    reading = _Reading()
+    reading = _Reading(payload.day if isinstance(payload, AsOf) else None)
     _walk(payload, frozenset(), None, 0, reading, frozenset())
     keys, found = reading.keys, reading.found
     stating: dict[str, list[Leaf]] = {}
@@ -237,6 +323,7 @@ def read_payload(tool: str, payload: Any) -> Payload:
         frozenset(reading.currencies),
         frozenset().union(*(leaf.states for leaf in found if leaf.what)),
         {obj: frozenset(words) for obj, words in reading.kinds.items()},
+        tuple(reading.lapsed),
     )
 
 
@@ -261,10 +348,25 @@ def _walk(
     if isinstance(node, dict):
         reading.objects += 1
         obj = reading.objects
+        if record:
+            reading.record_obj[record] = obj
         for key, value in node.items():
             info = _key_info(key if isinstance(key, str) else str(key))
             words = info.words
             was = past or info.past
+            if info.acts and value is not True and _says_no(value, info, reading, record):
+                # "refund_approved": [false], "$0.00", "approved_on" a later day: its act's
+                # words are stated as not so, and name no field
+                reading.keys.update(words - info.acts)
+                found.append(
+                    Leaf(info.acts, above | (info.naming - info.acts), top, info.field, _NONE,
+                         None, "", records=records, void=True)
+                )  # fmt: skip
+                continue
+            if info.acts and isinstance(value, dict) and _flags(value):
+                # "approved": {"refund": false}: the act said of each thing inside
+                _acts_of(info, value, above, reading, records)
+                continue
             if value is not True:  # a flag's key is what it states, not a field it names
                 reading.keys.update(words)
             if isinstance(value, str):
@@ -280,6 +382,10 @@ def _walk(
                 if record and info.names_id and 0 < len(value) <= _CODE_CHARS:
                     # A short value under a naming key: the code that tells records apart.
                     reading.codes.setdefault(value.strip().lower(), set()).add(record)
+                if record:
+                    _record_value(info, value, record, reading)
+                if reading.day is not None and value[:1].isdigit():
+                    _bound_in_time(info, value, above, reading)
             elif isinstance(value, dict | list | tuple):
                 _walk(value, above | info.naming, words, depth + 1, reading, records, 0, was)
                 continue
@@ -288,10 +394,12 @@ def _walk(
                 # "revoked": true, "withdrawn_at": "2026-01-03": the object's states undone
                 reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
     elif isinstance(node, list | tuple):
+        start, numbers = len(found), []
         for value in node:
             if isinstance(value, dict):
                 reading.records += 1
                 number = reading.records
+                numbers.append(number)
                 _walk(value, above, None, depth + 1, reading, records | {number}, number, past)
             elif isinstance(value, list | tuple):
                 _walk(value, above, None, depth + 1, reading, records, 0, past)
@@ -299,6 +407,152 @@ def _walk(
                 _member(above, value, found, records)  # "covers": ["leaks"]: of "covers"
             else:
                 _leaf(_ITEM, value, above, top, reading, records, 0, past)
+        if len(found) - start > 1:
+            if numbers:
+                _entries(found, start, numbers, reading)
+            elif last is not None and any(not _GENERIC.isdisjoint(forms(w)) for w in last):
+                _superseded(found, [[i] for i in range(start, len(found))])
+
+
+def _says_no(value: Any, info: _Key, reading: _Reading, record: int) -> bool:
+    """Whether a value says that its key's act is not so: a list or an object of values that
+    say no (``[false]``, ``{"value": false}``), a zero in any unit (``"$0.00"``, ``"0 USD"``,
+    ``"zero"``), or a day after the event's (``"approved_on": "2099-01-01"``: not yet, unless
+    the key says it is a plan: ``scheduled_for``)."""
+    if isinstance(value, list | tuple | dict):
+        inner = list(value.values()) if isinstance(value, dict) else list(value)
+        scalars = [v for v in inner if not isinstance(v, str) or not DATE.match(v)]
+        return bool(scalars) and all(_no(v) for v in scalars)
+    if isinstance(value, str):
+        if _ZERO.fullmatch(value) is not None:
+            return True
+        when = DATE.match(value) if reading.day is not None else None
+        return when is not None and when[1] > str(reading.day) and not info.planned
+    return False
+
+
+_ZERO: Final = re.compile(
+    r" *(?:zero|none|nil|[$\u20ac\u00a3\u00a5]? *0+(?:[.,]0+)? *(?:%|[^\W\d_]{1,5})?) *",
+    re.IGNORECASE,
+)
+"""A string saying zero, in any unit or currency (``"$0.00"``, ``"0 USD"``, ``"0%"``)."""
+
+
+def _no(value: Any) -> bool:
+    """A scalar that says no: ``false``, ``null``, zero, ``"no"`` or a denial."""
+    if value is None or value is False:
+        return True
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value == 0
+    if isinstance(value, str):
+        return not value.strip() or _ZERO.fullmatch(value) is not None or _denies(value)
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _denies(value: str) -> bool:
+    return _DENIAL.fullmatch(value) is not None or value.strip().lower() in _SAYS_NO
+
+
+_SAYS_NO: Final = frozenset({"no", "n", "false", "none", "null", "nil", "nope", "never", "off"})
+
+
+def _flags(value: dict[Any, Any]) -> bool:
+    """Whether an object is a map of flags (``{"refund": false, "exchange": true}``)."""
+    return bool(value) and all(isinstance(v, bool) or v is None or _no(v) for v in value.values())
+
+
+def _acts_of(
+    info: _Key,
+    value: dict[Any, Any],
+    above: frozenset[str],
+    reading: _Reading,
+    records: frozenset[int],
+) -> None:
+    """``"approved": {"refund": false, "exchange": true}``: the key's act, said of each thing
+    inside as its flag says (true: so; anything else: not so)."""
+    reading.keys.update(info.words - info.acts)
+    for key, flag in value.items():
+        member = _key_info(key if isinstance(key, str) else str(key))
+        reading.keys.update(member.words)
+        subject = above | (info.naming - info.acts) | member.naming
+        reading.found.append(
+            Leaf(info.acts, subject, False, member.field, _NONE, None, "",
+                 records=records, void=flag is not True)
+        )  # fmt: skip
+
+
+def _record_value(info: _Key, value: str, record: int, reading: _Reading) -> None:
+    """Note what a record's string says of the record: a field it names (``"name":
+    "refund_status"``), a date, or anything else that makes it a thing of its own."""
+    when = DATE.match(value)
+    if when is not None:
+        if when[1] > reading.dated.get(record, ""):
+            reading.dated[record] = when[1]
+    elif not info.words.isdisjoint(_FIELD_NAMES) and _KEY_LIKE.fullmatch(value) is not None:
+        reading.fielded[record] = _key_info(value).naming
+    elif not info.generic or info.what:  # "sku": "MUG-RED", "type": "fee waiver"
+        reading.distinct.add(record)
+
+
+def _bound_in_time(info: _Key, value: str, above: frozenset[str], reading: _Reading) -> None:
+    """A time bound the event's day is outside: ``"effective_from"`` a later day, or
+    ``"expires_at"``, ``"valid_until"`` an earlier one; its object's states are not in force."""
+    when = DATE.match(value)
+    if when is None:
+        return
+    day = str(reading.day)
+    if (info.starts and when[1] > day) or (info.ends and when[1] < day):
+        reading.lapsed.append((above, info.words - _TIMES - _NAME_WORDS))
+
+
+def _entries(found: list[Leaf], start: int, numbers: list[int], reading: _Reading) -> None:
+    """Of a list of records, the states each says of itself (``found[start:]``, by a generic
+    key): a record naming a field (``{"name": "refund_status", "value": "approved"}``) says
+    them of that field, one holding only a state beside such records of nothing it names;
+    records holding nothing else (a history) are entries of one thing's states, the newest
+    (by their dates, if each has one, else the last) saying what holds now."""
+    own: dict[int, list[int]] = {}
+    objects = {reading.record_obj.get(n): n for n in numbers}
+    for at in range(start, len(found)):
+        leaf = found[at]
+        number = objects.get(leaf.obj) if leaf.obj else None
+        if number is not None and leaf.words and not leaf.member:
+            own.setdefault(number, []).append(at)
+    if not own:
+        return
+    fielded = reading.fielded
+    if any(n in fielded for n in numbers):
+        for number, places in own.items():
+            field = fielded.get(number)
+            for at in places:
+                leaf = found[at]
+                if field is None:
+                    found[at] = leaf._replace(subject=_NONE, clause=True, obj=0)
+                else:
+                    found[at] = leaf._replace(subject=leaf.subject | field, field=field, obj=0)
+        return
+    if any(n in reading.distinct for n in numbers):
+        return
+    dated = reading.dated
+    order = numbers
+    if all(n in dated for n in numbers):
+        order = sorted(numbers, key=lambda n: dated[n])
+    _superseded(found, [own.get(n, []) for n in order])
+
+
+def _superseded(found: list[Leaf], entries: list[list[int]]) -> None:
+    """Entries of one thing's states, oldest first (each a list of places in ``found``): when
+    they disagree, all but the newest held before (:attr:`Leaf.past`)."""
+    said = [frozenset().union(*(found[at].words for at in places)) for places in entries]
+    held = [w for w in said if w]
+    if len(set(held)) < 2:
+        return  # one state throughout
+    newest = max((i for i, w in enumerate(said) if w), default=-1)
+    for i, places in enumerate(entries):
+        if i != newest:
+            for at in places:
+                found[at] = found[at]._replace(past=True)
 
 
 _JSON_STARTS: Final = ("{", "[")
@@ -336,6 +590,14 @@ class _Key(NamedTuple):
     currency: bool
     past: bool
     """Whether it says its value held before (:data:`_PAST`: ``was``, ``previous_status``)."""
+    acts: frozenset[str] = _NONE
+    """Its words naming an act done (English participles: ``approved``, ``paid``)."""
+    starts: bool = False
+    """Whether it names when its object comes into force (:data:`_STARTS`)."""
+    ends: bool = False
+    """Whether it names when its object stops being in force (:data:`_ENDS`)."""
+    planned: bool = False
+    """Whether it says its date is a plan (:data:`_PLANNED`)."""
 
 
 _ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False, False)
@@ -346,19 +608,31 @@ _ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False
 def _key_info(key: str) -> _Key:
     """What a key's words say (:class:`_Key`)."""
     words = _key_words(key)
-    generic = not words or not words.isdisjoint(_GENERIC)
+    naming = words - _GENERIC - _NAME_WORDS
+    # A generic word beside a thing's name ("refund_status") says the state of that thing.
+    generic = not words or (not words.isdisjoint(_GENERIC) and not naming)
+    runs = frozenset(_LETTER_RUN.findall(_CAMEL.sub(" ", key).lower()))
     return _Key(
         words,
-        words - _GENERIC - _NAME_WORDS,
-        _NONE if generic else words - _NAME_WORDS,
+        naming,
+        _NONE if generic else naming if not words.isdisjoint(_GENERIC) else words - _NAME_WORDS,
         generic,
         not words.isdisjoint(_WHAT),
         not words.isdisjoint(_UNDOING),
         not words.isdisjoint(_NAME_WORDS),
         not words.isdisjoint(_TEXT_WORDS),
         "currency" in words,
-        not _PAST.isdisjoint(_LETTER_RUN.findall(_CAMEL.sub(" ", key).lower())),
+        not _PAST.isdisjoint(runs),
+        frozenset(w for w in words if _participle(w)),
+        not runs.isdisjoint(_STARTS),
+        not runs.isdisjoint(_ENDS),
+        not runs.isdisjoint(_PLANNED),
     )
+
+
+def _participle(word: str) -> bool:
+    """Whether a (folded) word is an English past participle: ``-ed``, or :data:`_IRREGULAR`."""
+    return (word.endswith("ed") and len(word) > 4) or word in _IRREGULAR
 
 
 def _leaf(
@@ -421,6 +695,7 @@ def _leaf(
                     top and info.what,
                     obj,
                     past,
+                    tail=_tail(value),
                 )
             )
         else:  # "exchange": "approved" is a state of the exchange (not of the object: no obj)
@@ -441,6 +716,7 @@ def _leaf(
                     False,
                     0,
                     past,
+                    tail=_tail(value),
                 )
             )
 
@@ -474,6 +750,24 @@ def _clause(value: str) -> bool:
 
 
 _LETTER_RUN: Final = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=8192)
+def _tail(value: str) -> frozenset[str]:
+    """The words of a short value that comment on its state: after a break (:data:`_BREAK`:
+    "approved (not really)", "approved - just kidding", "approved, or so they say"), or a
+    word set right after a participle with no word of grammar between ("approved lol"); a
+    plain state ("approved", "approved by manager", "in transit") has none."""
+    cut = _BREAK.search(value)
+    if cut is not None and cut.start() > 0:
+        comment = value[cut.start() :]
+        # Of grammar only ("or so they say"), its words still comment: none is an item's.
+        return frozenset(content_words(comment) or _LETTER_RUN.findall(comment.lower()))
+    words = letters_of(value, hedged=False).split()  # struck-out words are not said
+    for at, word in enumerate(words[:-1]):
+        if _participle(word) and words[at + 1] not in STOP_WORDS:
+            return frozenset(content_words(" ".join(words[at + 1 :])))
+    return _NONE
 
 
 @lru_cache(maxsize=8192)
@@ -539,6 +833,7 @@ def binds(
         ):
             return False  # "$84.00" where the tool's 84.00 is in yen
     named = _named_records(text, payloads)
+    written = spoken | frozenset(text_words)  # its negated words too ("no connection")
     undoes = not spoken.isdisjoint(_UNDOING)
     keys = frozenset().union(*(p.keys for p in payloads))
     for word in words:
@@ -547,7 +842,7 @@ def binds(
         alternatives = forms(word) | {word}
         if not alternatives.isdisjoint(keys):
             continue  # a word that names a field is the item naming it, not a state it says
-        if not _bound(alternatives, spoken, payloads, named, undoes):
+        if not _bound(alternatives, spoken, payloads, named, undoes, written):
             return False
     return not any(_misstated(p, spoken, ids, amounts) for p in payloads)
 
@@ -570,6 +865,7 @@ def _bound(
     payloads: Sequence[Payload],
     named: Sequence[frozenset[int] | None],
     undoes: bool,
+    written: frozenset[str] = _NONE,
 ) -> bool:
     """Rule 1 for one word (in its forms): no payload states it, or one states it of the
     payload as a whole or of a subject the item names, or (but for a list's member, a clause
@@ -583,14 +879,18 @@ def _bound(
         for word in alternatives:
             for leaf in payload.stating.get(word, ()):
                 stated = True
-                if leaf.prose:
+                if leaf.prose or leaf.void:
                     continue  # a note's words, however short: stored, not established
+                if leaf.tail and not leaf.tail <= written:
+                    continue  # "approved (not really)": the comment takes the state back
                 if records is not None and leaf.records and leaf.records.isdisjoint(records):
                     continue  # the record beside the one the item names by its code
                 if not undoes and payload.undoing and _undone(leaf, payload.undoing):
                     continue  # "approved": true beside "revoked": true
                 if leaf.past and spoken.isdisjoint(_PAST):
                     continue  # "was": "approved" is not so now
+                if payload.lapsed and spoken.isdisjoint(_BOUNDS) and _undone(leaf, payload.lapsed):
+                    continue  # "expires_at" a day before the event's: no longer so
                 top, subject = leaf.top, leaf.subject
                 kind = payload.kind_of.get(leaf.obj, _NONE) if leaf.obj else _NONE
                 if not leaf.words:  # a flag: what else its key names is what it is of
@@ -604,7 +904,7 @@ def _bound(
                 if (
                     not (payload.kinds - alternatives).isdisjoint(spoken)
                     and kind.isdisjoint(spoken)
-                    and not any(map(_decision_word, subject))
+                    and not _verdict(subject, leaf)
                 ):
                     # The state of a part, the item naming what the whole is (unless the part
                     # is a thing the item names by its kind, "type": "refund", or a decision:
@@ -613,6 +913,19 @@ def _bound(
                 if not _competing(payload.states, spoken, leaf):
                     return True
     return not stated
+
+
+def _verdict(subject: frozenset[str], leaf: Leaf) -> bool:
+    """Whether a part's state is the verdict on the whole: its subject names a decision
+    (:func:`._payload._decision_word`) that the state says was made (``"approval":
+    {"approved": true}``, one stem) or refused (``"approval": "refused"``), not another act
+    that was decided (``"cancellation": {"approved": true}``)."""
+    decisions = [w for w in subject if _decision_word(w)]
+    if not decisions:
+        return False
+    if leaf.value and _denies(leaf.value):
+        return True
+    return not _stems(decisions).isdisjoint(_stems(leaf.states))
 
 
 def _undone(leaf: Leaf, undoing: Sequence[tuple[frozenset[str], frozenset[str]]]) -> bool:

@@ -13,11 +13,14 @@ tier, from the strongest witness down:
   What such a text quotes of the user (a run of four words or more of one of their messages:
   a router forwarding the request) is still the user's words, not the decision's, and so is
   any other word the user wrote that neither the decision's actions nor a tool result says
-  (a rewording a few words at a time). A successful call's string argument that only the
-  user's words support and no result says is left out of the call's ``evidence`` unit (an
-  ``agent`` copy holds it; :attr:`Unit.full` is the whole call, for an item that says the
-  agent made that call with it); a result's string that only repeats the user's earlier words
-  is an echo, whatever its key; an artifact holds its name as an identifier, not as words;
+  (a rewording a few words at a time); a word the user wrote in a string its state change
+  stored, at any depth (``{"memo": {"claim": ...}}``, ``"ticket: ..."``), or in a key
+  written as a phrase, is not what its actions say. A successful call's string argument that
+  only the user's words support and no result says is left out of the call's ``evidence``
+  unit (an ``agent`` copy holds it; :attr:`Unit.full` is the whole call, for an item that
+  says the agent made that call with it); a result's string that only repeats the user's
+  earlier words is an echo, whatever its key; an artifact holds its name as an identifier,
+  not as words;
 - ``agent``: any other text by an agent: model prose, a callback's canned reply, and a tool
   call the session holds no result of, or only an error (``{"error": ...}``): what the agent
   asked for, which nothing established; and a tool result that answers no call the session
@@ -39,10 +42,12 @@ agentlog's own events are read through, never taken at their word
   line had: ``verified`` lines are ``evidence`` (that record was checked by these same rules,
   in the session it summarises), agent statements ``agent``, the customer's claims ``user``.
 
-A unit holds what the event holds: the line the transcript showed of it, or, where the
-transcript cut a payload short, the whole payload (a record may have read the event itself,
-as the extractive summariser does). Units are read lazily (tokens, amounts, dates and words
-only when an item asks), since a record cites a few events of a long session.
+A call's or a result's payload is read as of its event's day (:mod:`._dated`): an approval
+dated after it is not yet so. A unit holds what the event holds: the line the transcript
+showed of it, or, where the transcript cut a payload short, the whole payload (a record may
+have read the event itself, as the extractive summariser does). Units are read lazily
+(tokens, amounts, dates and words only when an item asks), since a record cites a few events
+of a long session.
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ from typing import Any, Final
 from agentlog.approvals import is_human_request
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event, FunctionResponse
+from agentlog.summary.record._dated import as_of
 from agentlog.summary.record._extract import is_lookup
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._unit import TIER_OF_LABEL, Tier, Unit
@@ -327,10 +333,16 @@ class Evidence:
             elif kind == "transfer" and tier == "evidence" and not _agent_name(event):
                 tier = "agent"  # an agent is named by an identifier; a sentence is someone's
             payload = None
+            # Read as of the event's day: an approval dated after it is not yet so.
+            when = event.timestamp
             if kind == "call" and link is not None:
-                payload = next(((c.name, c.args) for c in calls_of if c.id == link), None)
+                payload = next(
+                    ((c.name, as_of(c.args, when)) for c in calls_of if c.id == link), None
+                )
             elif kind == "result" and link is not None:
-                payload = next(((r.name, r.response) for r in results_of if r.id == link), None)
+                payload = next(
+                    ((r.name, as_of(r.response, when)) for r in results_of if r.id == link), None
+                )
             echo = None
             if tier == "evidence" and payload is not None and kind == "result":
                 echo = partial(self._unechoed, event_id=event_id)
@@ -539,15 +551,7 @@ class Evidence:
                 quoted.update(range(at, at + _QUOTED))
         user = self.user_words()
         actions = event.actions
-        # A value it stored that is only the user's words (a router keeping the message) is
-        # not what it decided, as a call's argument is not (:meth:`_users_only`).
-        delta = {
-            k: v
-            for k, v in actions.state_delta.items()
-            if not (isinstance(v, str) and v.strip() and self._users_only(v, event.id))
-        }
-        did = render_payload(delta, 1 << 40, 1 << 40)
-        did = letters_of(f"{did} {actions.transfer_to_agent or ''}")
+        did = letters_of(f"{self._decided(actions.state_delta)} {actions.transfer_to_agent or ''}")
         tools = self._tools_said()[1]()
         kept = []
         for i, word in enumerate(words):
@@ -560,6 +564,32 @@ class Evidence:
                     continue  # the user's word, which nothing the decision did says
             kept.append(bare)
         return " ".join(kept)
+
+    def _decided(self, delta: dict[str, Any]) -> str:
+        """What a decision's state change says it decided: its keys and values, but no word
+        the user wrote in a string it stored, at any depth, nor in a key written as a phrase (a
+        router keeping the message, whole, nested or behind a word of its own, stores the
+        customer's words; it does not decide them)."""
+        user = self.user_words()
+
+        def own(text: str) -> str:
+            return " ".join(w for w in content_words(text) if forms(w).isdisjoint(user))
+
+        def kept(value: Any, depth: int) -> Any:
+            if isinstance(value, str):
+                return own(value)
+            if depth > _MAX_DEPTH:
+                return None
+            if isinstance(value, dict):
+                return {
+                    own(k) if " " in str(k) else str(k): kept(v, depth + 1)
+                    for k, v in value.items()
+                }
+            if isinstance(value, list | tuple):
+                return [kept(v, depth + 1) for v in value]
+            return value
+
+        return render_payload(kept(delta, 0), 1 << 40, 1 << 40)
 
     def _compaction(self, event: Event, visiting: Collection[str], depth: int) -> list[Unit]:
         items, is_record = compaction_items(event)

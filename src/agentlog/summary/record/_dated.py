@@ -1,0 +1,43 @@
+"""A tool payload read as of its event's time: an approval dated after the result that holds it
+is not yet so, and one whose validity ended before it is no longer so (:mod:`.binding`)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from typing import Any, Final
+
+__all__ = ["DATE", "AsOf", "as_of", "day_of"]
+
+DATE: Final = re.compile(r"(\d{4}-\d{2}-\d{2})(?![\d-])")
+"""An ISO 8601 date at a value's start (a date-time's too: ``2026-09-21T10:00:00Z``)."""
+
+
+class AsOf(dict[str, Any]):
+    """A payload (a call's arguments, a result) that knows the day its event happened."""
+
+    __slots__ = ("day",)
+
+    def __init__(self, payload: Mapping[str, Any], day: str) -> None:
+        super().__init__(payload)
+        self.day = day
+        """The event's day, ``YYYY-MM-DD`` in UTC."""
+
+
+def day_of(timestamp: float) -> str:
+    """The UTC day of an event's ``timestamp`` (seconds since the epoch), as ISO 8601."""
+    return time.strftime("%Y-%m-%d", time.gmtime(timestamp))
+
+
+_KNOWN: Final = 946_684_800.0
+"""2000-01-01: an event before it has no real time (an import that gave none reads as the
+epoch's first seconds), and a payload's dates are not read against it."""
+
+
+def as_of(payload: Any, timestamp: float) -> Any:
+    """``payload`` as an :class:`AsOf` of its event's day (a mapping of an event with a real
+    time, :data:`_KNOWN`; anything else as is)."""
+    if isinstance(payload, dict) and payload and timestamp >= _KNOWN:
+        return AsOf(payload, day_of(timestamp))
+    return payload
