@@ -110,9 +110,10 @@ def route(event: Event) -> list[RoutedMessage]:
         summary = "".join(p.text or "" for p in compaction.summary.parts)
         return [msg("compaction", summary, event_ids=list(compaction.event_ids))]
     spoken_by_user = event.content is not None and event.content.role == "user"
+    text = event.text()  # read once: each read walks the parts (a stream routes every event)
     out: list[RoutedMessage] = []
-    if spoken_by_user and event.text():
-        out.append(msg("user_message", event.text()))
+    if spoken_by_user and text:
+        out.append(msg("user_message", text))
     # The requests the event makes (agentlog.approvals): one per request call, in call order,
     # routed where the call stands, then those a custom agent writes only in the actions (left
     # unrouted, such a turn would hang unseen).
@@ -142,8 +143,8 @@ def route(event: Event) -> list[RoutedMessage]:
     if event.actions.transfer_to_agent:
         target = event.actions.transfer_to_agent
         out.append(msg("handoff", f"Handing over to {target}", to=target))
-    if event.is_final_response() and event.text() and not spoken_by_user:
-        out.append(msg("answer", event.text()))
+    if text and not spoken_by_user and event.is_final_response():
+        out.append(msg("answer", text))
     return out
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pydantic_core import to_json
 from sse_starlette import ServerSentEvent
 
 from agentlog.events import ErrorCode, Event
-from agentlog.router import RoutedMessage, route, turn_end, user_message
+from agentlog.router import RoutedMessage, route, user_message
 from agentlog.server.schemas import StreamFrame
 
 __all__ = [
@@ -90,18 +91,27 @@ def stored_frame(event: Event) -> Frame:
 
 def draft_frame(event: Event) -> Frame:
     """The frame of a partial event: a draft keyed by the turn's id, with no SSE id."""
-    data = _json(StreamFrame(messages=route(event)))
+    if event.partial and event.error_code is None and not event.error_message:
+        return text_draft_frame(event.invocation_id, event.author, event.text())
+    data = _json(StreamFrame(messages=route(event)))  # an error: route says which
     return Frame("draft", data, None, event.invocation_id)
 
 
 def text_draft_frame(invocation_id: str, author: str, text: str) -> Frame:
     """The frame of a draft known by its text only (another process's, as it notified it);
     the same as :func:`draft_frame` of that partial event."""
-    message = RoutedMessage(
-        kind="draft", id=invocation_id, invocation_id=invocation_id, author=author, text=text
+    return Frame("draft", _turn_message("draft", invocation_id, author, text), None, invocation_id)
+
+
+def _turn_message(kind: str, invocation_id: str, author: str, text: str) -> str:
+    """``_json`` of a frame of one message keyed by the turn, without data, written directly:
+    a turn sends a dozen drafts, and building and validating their models cost several times
+    what writing them does. Each string is written as pydantic writes it."""
+    turn = to_json(invocation_id).decode()
+    return (
+        f'{{"messages":[{{"kind":"{kind}","id":{turn},"invocation_id":{turn},'
+        f'"author":{to_json(author).decode()},"text":{to_json(text).decode()},"data":{{}}}}]}}'
     )
-    data = _json(StreamFrame(messages=[message]))
-    return Frame("draft", data, None, invocation_id)
 
 
 def error_frame(invocation_id: str, author: str, code: ErrorCode = ErrorCode.INTERNAL) -> Frame:
@@ -133,5 +143,5 @@ def _error(invocation_id: str, author: str, text: str, code: str) -> Frame:
 
 def end_frame(invocation_id: str, author: str = "") -> Frame:
     """The end of a turn's stream."""
-    data = _json(StreamFrame(messages=[turn_end(invocation_id, author)]))
+    data = _turn_message("turn_end", invocation_id, author, "")
     return Frame("end", data, None, invocation_id)
