@@ -29,6 +29,8 @@ __all__ = [
 LOCAL_USER: Final = "local"
 """The one user of a server started without keys."""
 
+_LOOPBACK: Final = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
 _USER_ID: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$")
 _HASHED: Final = re.compile(r"^sha256:([0-9a-fA-F]{64})$")
 
@@ -130,8 +132,8 @@ def is_loopback(host: str | None) -> bool:
     """Whether an address (or ``localhost``) is the loopback interface."""
     if host is None:
         return False
-    if host == "localhost":
-        return True
+    if host in _LOOPBACK:
+        return True  # without parsing the address: every request of a keyless server asks
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
