@@ -186,3 +186,18 @@ def test_a_user_claim_keeps_no_greeting_and_an_address_as_written() -> None:
     # An e-mail address that opens a message is kept as written, not capitalised.
     address = "tomas.reyes@example.org"
     assert part_holding(address, [address]) == address
+
+
+def test_a_sentence_ends_after_a_closing_quote() -> None:
+    said = 'Order #W9284598 is cancelled, reason "ordered by mistake." The $3,930.54 will be '
+    said += "refunded to your card within 5 to 7 business days."
+    events = [
+        ev("e1", "user", Part(text="Cancel #W9284598, please.")),
+        call("e2", "cancel_order", {"order_id": "#W9284598", "reason": "ordered by mistake"}, "c1"),
+        answer("e3", "cancel_order", {"status": "cancelled", "refund": 3930.54}, "c1"),
+        ev("e4", "agent", Part(text=said)),
+    ]
+    (promise,) = record_of(events).commitments
+    assert (
+        promise.text == "The $3,930.54 will be refunded to your card within 5 to 7 business days."
+    )

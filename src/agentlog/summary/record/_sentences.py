@@ -25,7 +25,10 @@ __all__ = [
     "sentences",
 ]
 
-_SENTENCE: Final = re.compile(r"\s*⏎\s*|(?<=[.!?])\s+(?=[^a-z\s])")
+_SENTENCE: Final = re.compile(r"\s*⏎\s*|(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))\s+(?=[^a-z\s])")
+"""Where a message's sentences part: a line break, or a stop (and a closing quote or bracket
+after it: 'the reason "ordered by mistake." The payment ...') before a space and no lower-case
+letter."""
 # What makes an agent's sentence a promise: a future ("I'll", "will call", "should reach"), an
 # entitlement ("you'll have access until"), or a present tense that schedules ("ships by 27
 # March", "closes on 30 April", "is on its way", "goes back to your card"). A conditional
