@@ -201,3 +201,15 @@ def test_a_sentence_ends_after_a_closing_quote() -> None:
     assert (
         promise.text == "The $3,930.54 will be refunded to your card within 5 to 7 business days."
     )
+
+
+def test_a_currency_is_said_with_its_amount() -> None:
+    args = {"claim_id": "TRC-2026-40117", "amount": "540.00", "currency": "EUR"}
+    events = [
+        ev("e1", "user", Part(text="Please pay the compensation on TRC-2026-40117.")),
+        call("e2", "pay_compensation", args, "c1"),
+        answer("e3", "pay_compensation", {"payout_id": "CMP-PAY-88120"}, "c1"),
+    ]
+    (decision,) = record_of(events).decisions
+    assert "amount 540.00 EUR" in decision.text
+    assert "currency" not in decision.text

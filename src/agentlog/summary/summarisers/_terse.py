@@ -8,12 +8,18 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from agentlog.summary.record._extract import holds
+from agentlog.summary.record._extract import holds, words_of
 from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._sentences import sentences
 from agentlog.summary.record.entities import EntityPatterns
 
-__all__ = ["key_sentences", "no_bare_numbers", "no_free_text", "no_twice_said_amounts"]
+__all__ = [
+    "key_sentences",
+    "no_bare_numbers",
+    "no_free_text",
+    "no_twice_said_amounts",
+    "with_currency",
+]
 
 _FREE_WORDS: Final = 5
 """A value of this many words and no digit is free text (a note, a case summary), not a field
@@ -70,3 +76,25 @@ def no_twice_said_amounts(
         for k, v in values
         if not (patterns.is_money_key(k) and amount_key(v.lstrip("$£€")) in shown)
     ]
+
+
+_CODE: Final = re.compile(r"[A-Za-z]{3}")
+
+
+def with_currency(
+    pairs: Sequence[tuple[str, str]], patterns: EntityPatterns
+) -> list[tuple[str, str]]:
+    """``pairs`` with a currency field (``currency EUR``) said with the amount before it
+    (``amount 540.00 EUR``)."""
+    out: list[tuple[str, str]] = []
+    for k, v in pairs:
+        words = words_of(k).split()
+        if words[-1:] == ["currency"] and _CODE.fullmatch(v):
+            at = next(
+                (i for i in range(len(out) - 1, -1, -1) if patterns.is_money_key(out[i][0])), None
+            )
+            if at is not None and _NUMBER.fullmatch(out[at][1]):
+                out[at] = (out[at][0], f"{out[at][1]} {v}")
+                continue
+        out.append((k, v))
+    return out

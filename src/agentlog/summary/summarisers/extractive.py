@@ -88,6 +88,7 @@ from agentlog.summary.summarisers._terse import (
     no_bare_numbers,
     no_free_text,
     no_twice_said_amounts,
+    with_currency,
 )
 from agentlog.summary.summarisers.metrics import SummaryMetrics
 from agentlog.transcript import TranscriptLine, transcript_lines
@@ -391,6 +392,8 @@ class _Builder:
         if made is not None:
             result = [kv for kv in result if kv[1] != made[1]]
         values = no_twice_said_amounts(values, result, self.patterns)
+        values = with_currency(values, self.patterns)
+        result = with_currency(result, self.patterns)
         text = self.act(action, values, result, made or acted)
         self.add(self.decisions, clip(text, self.limit), sources)
         first = next((v for k, v in values if is_id_key(k)), None)
