@@ -92,7 +92,7 @@ def test_an_amount_the_result_shows_again_is_said_once() -> None:
     assert not decision.text.endswith("89.0")
 
 
-def test_a_lookups_numbers_without_a_name_are_left_out() -> None:
+def test_a_lookups_numbers_are_named_or_left_out() -> None:
     events = [
         ev("e1", "user", Part(text="Add three seats to sub_1PqL7sK2.")),
         call(
@@ -104,8 +104,12 @@ def test_a_lookups_numbers_without_a_name_are_left_out() -> None:
         answer("e3", "preview_proration", {"amount_due": "USD 50.00"}, "c1"),
     ]
     (fact,) = record_of(events).facts
-    assert fact.text.startswith("Previewed proration sub_1PqL7sK2: ")
+    assert fact.text.startswith("Previewed proration sub_1PqL7sK2 seats 15: ")
     assert "1781049600" not in fact.text
+    # A page size goes; a number the tool's name says what it is stays as it is.
+    events[1] = call("e2", "find_user_by_zip", {"zip": 98178, "limit": 100}, "c1")
+    events[2] = answer("e3", "find_user_by_zip", {"result": "noah_ito_3850"}, "c1")
+    assert "by zip 98178:" in " ".join(i.text for i in record_of(events).facts)
 
 
 def test_a_search_whose_results_nobody_named_goes_when_others_keep_its_entities() -> None:

@@ -15,7 +15,7 @@ from agentlog.summary.record.entities import EntityPatterns
 
 __all__ = [
     "key_sentences",
-    "no_bare_numbers",
+    "named_numbers",
     "no_free_text",
     "no_twice_said_amounts",
     "with_currency",
@@ -44,13 +44,30 @@ def _free(value: str) -> bool:
 _NUMBER: Final = re.compile(r"[+-]?\d+(?:\.\d+)?")
 
 
-def no_bare_numbers(
-    values: Sequence[tuple[str, str]], entities: Collection[str]
+_PAGING: Final = frozenset({"limit", "page", "offset", "size", "max", "top", "per", "cursor"})
+"""Words of a key whose number only pages a listing (``limit``, ``page_size``)."""
+_STAMP_DIGITS: Final = 9
+"""An integer of this many digits is a timestamp or a serial, which no reader reads."""
+
+
+def named_numbers(
+    name: str, values: Sequence[tuple[str, str]], entities: Collection[str]
 ) -> list[tuple[str, str]]:
-    """A lookup's arguments without the numbers that are no entity (a page size, a count, a
-    timestamp): shown without their keys ("Previewed proration sub_1 15 1781049600") they
-    say nothing a reader can use."""
-    return [(k, v) for k, v in values if _NUMBER.fullmatch(v) is None or holds(v, entities)]
+    """A lookup's arguments with each number that is no entity named by its key (``seats
+    15``), a page size or a timestamp left out: shown bare ("Previewed proration sub_1 15
+    1781049600") they say nothing a reader can use. A key the tool's name says already
+    (``find_user_by_zip``: ``zip``) is not said again."""
+    tool = set(words_of(name).split())
+    out: list[tuple[str, str]] = []
+    for k, v in values:
+        if _NUMBER.fullmatch(v) is None or holds(v, entities):
+            out.append((k, v))
+            continue
+        words = words_of(k).split()
+        if not _PAGING.isdisjoint(words) or len(v.lstrip("+-")) >= _STAMP_DIGITS:
+            continue
+        out.append((k, v) if set(words) <= tool else (k, f"{' '.join(words)} {v}"))
+    return out
 
 
 def key_sentences(prose: str, entities: Collection[str]) -> str:

@@ -85,7 +85,7 @@ from agentlog.summary.record.validate import (
 )
 from agentlog.summary.summarisers._terse import (
     key_sentences,
-    no_bare_numbers,
+    named_numbers,
     no_free_text,
     no_twice_said_amounts,
     with_currency,
@@ -277,7 +277,7 @@ class _Builder:
                     why = str(error) if isinstance(error, str) else ""
                     why = why or payload_text(payload, self.limit // 2, texts, self.patterns)
                     why = _ERROR_WORD.sub("", why, count=1)
-                    shown = args_text(no_bare_numbers(values, asked | texts))
+                    shown = args_text(named_numbers(name, values, asked | texts))
                     head = _capital(" ".join(filter(None, (words_of(name), shown))))
                     self.add(self.facts, clip(f"{head} failed: {why}", self.limit), sources)
                 elif is_state_changing(
@@ -289,7 +289,7 @@ class _Builder:
                     values = no_free_text(values, asked | texts)
                     self.write(name, values, payload, texts, sources, repeated)
                 else:
-                    values = no_bare_numbers(values, asked | texts)
+                    values = named_numbers(name, values, asked | texts)
                     self.read(name, args, values, payload, texts, sources, repeated)
         for label, (value, sources) in self.last_shown.items():
             self.add(self.facts, clip(f"{label}, last shown: {value}", self.limit), sources)
