@@ -113,14 +113,33 @@ class EventCache:
             self.put(key, token, events)
         return events
 
-    def extend(self, key: SessionKey, token: Hashable, version: int, event: Event) -> None:
+    def extend(
+        self,
+        key: SessionKey,
+        token: Hashable,
+        version: int,
+        event: Event,
+        *,
+        grown: tuple[tuple[Event, ...], tuple[Event, ...]] | None = None,
+    ) -> None:
         """Add ``event``, just stored as event ``version + 1``, if the entry holds exactly the
-        ``version`` events before it (else leave the entry to the next load to correct)."""
+        ``version`` events before it (else leave the entry to the next load to correct).
+
+        ``grown``: the caller's events before the append and after it (the same with
+        ``event`` added): when the first are the entry's own tuple (the caller loaded them
+        from here), the entry keeps the second instead of a copy of its own, so a session
+        appended to again and again shares one tuple with its caller rather than copying
+        the whole history on every append.
+        """
         with self._lock:
             entry = self._entries.get(key)
             if entry is None or entry.token != token or entry.version != version:
                 return
-            self._entries[key] = CachedEvents(token, (*entry.events, event))
+            if grown is not None and grown[0] is entry.events:
+                events = grown[1]
+            else:
+                events = (*entry.events, event)
+            self._entries[key] = CachedEvents(token, events)
             self._entries.move_to_end(key)
             self._total += 1
             while self._total > self.max_events:

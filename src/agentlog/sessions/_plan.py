@@ -28,7 +28,7 @@ from agentlog.errors import (
 )
 from agentlog.events import Event, StateDelta
 from agentlog.limits import MAX_EVENT_BYTES, check_identifier, check_state, contract_error
-from agentlog.sessions.base import Session, stored_session
+from agentlog.sessions.base import Session, grown_session
 from agentlog.sessions.codec import encode_event
 from agentlog.state import (
     APP_PREFIX,
@@ -57,9 +57,11 @@ assert all(p.endswith(_SCOPE_MARK) for p in (APP_PREFIX, USER_PREFIX, TEMP_PREFI
 _delta_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(StateDelta)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AppendPlan:
-    """One append, ready to write."""
+    """One append, ready to write. Read-only by convention: not ``frozen``, whose
+    ``__init__`` (an ``object.__setattr__`` per field) cost five times a plain one's, on every
+    append."""
 
     event: Event
     """The event as stored: ``temp:`` keys gone, timestamp after the previous event's."""
@@ -88,33 +90,65 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
         raise InvalidEventError(f"append_event takes a Session, not {type(session).__name__}")
     if not isinstance(event, Event):
         raise InvalidEventError(f"append_event takes an Event, not {type(event).__name__}")
-    if event.partial:
+    # Each model's fields read from its __dict__: a pydantic model's attribute costs several
+    # times a dict's item, and an append reads a dozen.
+    held, given = session.__dict__, event.__dict__
+    if given["partial"]:
         return None
-    check_ids(session.app_name, session.user_id, session.id)
-    state_delta = event.actions.state_delta
+    app_name, user_id, sid = held["app_name"], held["user_id"], held["id"]
+    if not (_known(app_name) and _known(user_id) and _known(sid)):
+        check_ids(app_name, user_id, sid)
+        _remember(app_name, user_id, sid)
+    state_delta = given["actions"].state_delta
     # One search of the keys joined (by a character no prefix holds) instead of one per key.
     session_only = _SCOPE_MARK not in "\n".join(state_delta)
     stored = event if session_only else strip_temp(event)
-    if stored.timestamp <= session.last_update_time:
+    last_update_time = held["last_update_time"]
+    if stored.timestamp <= last_update_time:
         # The store is the clock of the log: it keeps timestamps strictly increasing.
-        stored = stored.model_copy(
-            update={"timestamp": math.nextafter(session.last_update_time, math.inf)}
-        )
+        stored = stored.model_copy(update={"timestamp": math.nextafter(last_update_time, math.inf)})
     # Checked again here, not only when the event was made: ``model_copy`` skips validation,
     # and what reaches a store must be what every store accepts and reads back.
-    check_identifier(stored.id, "id")
-    check_identifier(stored.invocation_id, "invocation_id")
-    check_identifier(stored.author, "author")
-    check_state(stored.actions.state_delta, "state_delta")
+    fields = stored.__dict__
+    check_identifier(fields["id"], "id")
+    invocation_id, author = fields["invocation_id"], fields["author"]
+    if not (_known(invocation_id) and _known(author)):
+        check_identifier(invocation_id, "invocation_id")
+        check_identifier(author, "author")
+        _remember(invocation_id, author)
+    if not session_only:
+        state_delta = fields["actions"].state_delta
+    check_state(state_delta, "state_delta")
     return AppendPlan(
-        event=stored,
+        stored,
         # Most deltas hold session keys only: no scope to strip or route.
-        delta=ScopedDelta({}, {}, dict(state_delta), {})  # app, user, session, temp
+        ScopedDelta({}, {}, dict(state_delta), {})  # app, user, session, temp
         if session_only
-        else split_delta(stored.actions.state_delta),
-        expected_version=session.version,
-        payload=_payload(stored),
+        else split_delta(state_delta),
+        held["version"],
+        _payload(stored),
     )
+
+
+_checked: set[str] = set()
+"""Identifiers that passed :func:`agentlog.limits.check_identifier` (app names, user and
+session ids, invocation ids, authors): each recurs on append after append, and a string that
+passed once passes again. Event ids are checked every time: each is new."""
+
+_MAX_CHECKED: Final = 50_000
+"""Identifiers kept before the set starts again."""
+
+
+def _known(value: object) -> bool:
+    """Whether ``value`` is a ``str`` that passed the identifier check already."""
+    return value.__class__ is str and value in _checked
+
+
+def _remember(*values: str) -> None:
+    if len(_checked) >= _MAX_CHECKED:
+        _checked.clear()
+    # An empty session id passes ``check_ids`` (left to the caller) and no other identifier.
+    _checked.update(value for value in values if value)
 
 
 def _payload(event: Event) -> str:
@@ -143,18 +177,11 @@ def check_ids(app_name: str, user_id: str | None = None, session_id: str | None 
 
 def session_after(session: Session, plan: AppendPlan) -> Session:
     """The session the caller holds once ``plan`` is stored."""
-    delta = plan.event.actions.state_delta
-    return stored_session(
-        id=session.id,
-        app_name=session.app_name,
-        user_id=session.user_id,
-        state=FrozenDict(apply_delta(session.state, delta)) if delta else session.state,
-        events=session.events + (plan.event,),  # noqa: RUF005 (a third cheaper than unpacking)
-        version=plan.new_version,
-        last_update_time=plan.event.timestamp,
-        create_time=session.create_time,
-        lease_token=session.lease_token,
-    )
+    delta = plan.delta
+    state = None
+    if delta.app or delta.user or delta.session:  # what the stored event's delta holds
+        state = FrozenDict(apply_delta(session.state, plan.event.actions.state_delta))
+    return grown_session(session, plan.event, plan.expected_version + 1, state)
 
 
 def initial_delta(state: Mapping[str, Any] | None) -> ScopedDelta:

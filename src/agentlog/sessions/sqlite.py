@@ -309,18 +309,22 @@ class SqliteSessionService:
         plan = plan_append(session, event)
         if plan is None:
             return session
-        key = (session.app_name, session.user_id, session.id)
+        held = session.__dict__  # read as a dict: cheaper than a model's attributes
+        key = (held["app_name"], held["user_id"], held["id"])
+        pks = self._pks
         try:
-            token = await self._writes.write(_Append(session, plan, self._pks.get(key)))
+            token = await self._writes.write(_Append(session, plan, pks.get(key)))
         except StoreError:
-            self._pks.pop(key, None)  # perhaps another session's now: looked up next time
+            pks.pop(key, None)  # perhaps another session's now: looked up next time
             raise
-        if len(self._pks) >= _MAX_PKS:
-            self._pks.clear()
-        self._pks[key] = token[0]
+        if len(pks) >= _MAX_PKS:
+            pks.clear()
+        pks[key] = token[0]
+        after = session_after(session, plan)
         if self._cache is not None:
-            self._cache.extend(key, token, plan.expected_version, plan.event)
-        return session_after(session, plan)
+            grown = (held["events"], after.__dict__["events"])
+            self._cache.extend(key, token, plan.expected_version, plan.event, grown=grown)
+        return after
 
     async def acquire_lease(
         self,
@@ -514,8 +518,9 @@ class _Append:
         others: dict[str, list[tuple[Any, ...]]] = {}
         unleased = True
         for append in appends:
-            session, plan = append.session, append.plan
-            create_time = session.create_time
+            # Models read as dicts: a pydantic model's attribute costs several times an item.
+            held, plan = append.session.__dict__, append.plan
+            create_time = held["create_time"]
             pk = append.known_pk
             if pk is None or create_time is None:
                 token = append._token(conn)
@@ -523,25 +528,26 @@ class _Append:
             else:  # what _token answers without a lookup
                 token = (pk, create_time)
             tokens.append(token)
-            event = plan.event
+            event = plan.event.__dict__
             version = plan.expected_version
-            timestamp = event.timestamp
-            if session.lease_token is not None or create_time is None:
+            timestamp = event["timestamp"]
+            if held["lease_token"] is not None or create_time is None:
                 unleased = False
             elif unleased:
                 updates.append((version + 1, timestamp, pk, version, create_time, now))
+            covers = event["actions"].compaction
             events += (
                 pk,
                 version + 1,
-                event.id,
-                event.invocation_id,
-                event.author,
+                event["id"],
+                event["invocation_id"],
+                event["author"],
                 timestamp,
                 EVENT_FORMAT_VERSION,
                 plan.payload,
-                end := plan.compaction_end,
+                None if covers is None else covers.end_timestamp,
             )
-            if end is not None:
+            if covers is not None:
                 compaction = True
             delta = plan.delta
             # The state tables are apart from the others, so their rows may follow all the
@@ -551,9 +557,10 @@ class _Append:
                     raise _NotTogether  # a deletion among upserts: one by one instead
                 states += (pk, key, encode_value(value))
             if delta.app or delta.user:
+                app_name, user_id = held["app_name"], held["user_id"]
                 for scope, owner, changes in (
-                    ("app_state", (session.app_name,), delta.app),
-                    ("user_state", (session.app_name, session.user_id), delta.user),
+                    ("app_state", (app_name,), delta.app),
+                    ("user_state", (app_name, user_id), delta.user),
                 ):
                     for key, value in changes.items():
                         if value is REMOVED:
