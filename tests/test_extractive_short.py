@@ -68,6 +68,7 @@ def test_a_prose_result_keeps_the_sentences_that_name_something() -> None:
         ev("e1", "user", Part(text="My car broke down, policy POL-19-3306-P.")),
         call("e2", "dispatch_recovery", {"policy_id": "POL-19-3306-P"}, "c1"),
         answer("e3", "dispatch_recovery", {"result": said}, "c1"),
+        ev("e4", "agent", Part(text="A truck is on its way: job RSA-88213.")),
     ]
     (decision,) = record_of(events).decisions
     assert "Job RSA-88213 accepted by Kennet Recovery Ltd." in decision.text
@@ -217,3 +218,17 @@ def test_a_currency_is_said_with_its_amount() -> None:
     (decision,) = record_of(events).decisions
     assert "amount 540.00 EUR" in decision.text
     assert "currency" not in decision.text
+
+
+def test_a_prose_result_keeps_the_sentence_naming_the_arguments() -> None:
+    args = {"app_name": "messaging", "permission": "storage"}
+    granted = "Success. Permission 'storage' granted to app 'messaging'."
+    events = [
+        ev("e1", "user", Part(text="My pictures won't send.")),
+        call("e2", "grant_app_permission", args, "c1"),
+        answer("e3", "grant_app_permission", {"result": granted}, "c1"),
+    ]
+    (decision,) = record_of(events).decisions
+    assert (
+        decision.text == "Granted app permission: Permission 'storage' granted to app 'messaging'."
+    )

@@ -70,12 +70,13 @@ def named_numbers(
     return out
 
 
-def key_sentences(prose: str, entities: Collection[str]) -> str:
-    """A prose result's sentences that hold an entity (its first sentence if none does): the
-    rest ("Driver Gary is en route") is the cited result's to show."""
+def key_sentences(prose: str, named: Collection[str]) -> str:
+    """A prose result's sentences that hold one of ``named`` (an entity, an argument's value),
+    or all of it if none does: the rest ("Driver Gary is en route") is the cited result's to
+    show."""
     said = sentences(prose)
-    kept = [s for s in said if holds(s, entities)]
-    return " ".join(kept or said[:1])
+    kept = [s for s in said if holds(s, named)]
+    return " ".join(kept) if kept else prose
 
 
 def no_twice_said_amounts(

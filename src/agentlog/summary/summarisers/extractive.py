@@ -375,7 +375,7 @@ class _Builder:
         said = {v for _, v in values}
         prose = prose_of(payload)
         if prose is not None:
-            did = self.prose(prose, repeated, sources, texts, terse=True)
+            did = self.prose(prose, repeated, sources, {*texts, *said}, terse=True)
             result = [("", did)] if did else []
             # What the prose shows of the arguments is said once, in the prose.
             values = [kv for kv in values if is_id_key(kv[0]) or kv[1] not in did]
