@@ -9,8 +9,10 @@ pipeline inside one ``REPEATABLE READ`` transaction: one snapshot, one round tri
 Writes (appends, new sessions, leases) and loads made at the same moment, for any sessions,
 are sent together (:mod:`agentlog._stores.pg_batches`): one pipeline, one transaction (one
 commit for writes, one snapshot for loads), on connections of the store's own beside the pool.
-A stale or refused append among them still writes nothing (its statement finds no row ``s``)
-and the others commit. A statement that fails (a duplicate event id, a deadlock) aborts the
+Their appends changing session keys only (most do) are one statement for the batch
+(``_merge_appends``: each column a JSON array the server splits), checking each append as its
+own statement would. A stale or refused append among them still writes nothing (its row finds
+no session row to update) and the others commit. A statement that fails (a duplicate event id, a deadlock) aborts the
 batch's transaction, so nothing of it was written; each write of it is then sent again on its
 own, so that one fails alone.
 """
