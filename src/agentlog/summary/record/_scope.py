@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from agentlog.summary.record.binding import Payload
 
 __all__ = ["Readings", "current", "one_check"]
 
@@ -22,7 +25,15 @@ __all__ = ["Readings", "current", "one_check"]
 class Readings:
     """What one scope has read, by text."""
 
-    __slots__ = ("established", "key_words", "searched", "spaced", "spaced_plain", "summary_keys")
+    __slots__ = (
+        "established",
+        "key_words",
+        "payloads",
+        "searched",
+        "spaced",
+        "spaced_plain",
+        "summary_keys",
+    )
 
     def __init__(self) -> None:
         self.spaced: dict[str, str] = {}
@@ -40,6 +51,10 @@ class Readings:
         self.summary_keys: dict[tuple[object, str], frozenset[str]] = {}
         """The keys a set of entity patterns reads in a record's text
         (:meth:`.entities.EntityPatterns.summary_keys`)."""
+        self.payloads: dict[tuple[str, str], tuple[Any, Payload]] = {}
+        """A tool payload and its leaves (:func:`.binding.read_payload`), by its tool's name
+        and its whole rendered line: a session that reads the same order twice holds two
+        events with one payload (:meth:`._unit.Unit.leaves`)."""
 
 
 _CURRENT: Final[ContextVar[Readings | None]] = ContextVar("agentlog_readings", default=None)

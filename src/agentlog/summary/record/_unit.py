@@ -10,6 +10,7 @@ from typing import Any, Final, Literal
 from agentlog.summary.record._groups import about, may_group, record_lists, two_lists
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._scan import amount_key, date_entities
+from agentlog.summary.record._scope import current
 from agentlog.summary.record._words import forms, letters_of
 from agentlog.summary.record.binding import Payload, read_payload
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
@@ -101,7 +102,7 @@ class Unit:
     def leaves(self) -> Payload | None:
         """The unit's tool payload read as leaves (:mod:`.binding`), ``None`` without one."""
         if self._leaves is None and self._source is not None:
-            self._leaves = read_payload(*self._source)
+            self._leaves = _leaves_of(self._source, None if self._whole is not None else self.text)
         return self._leaves
 
     def expand(self) -> bool:
@@ -305,3 +306,21 @@ class Unit:
             if self._echo is not None:
                 text = self._echo(text)
         return text
+
+
+def _leaves_of(source: tuple[str, Any], line: str | None) -> Payload:
+    """:func:`read_payload` of ``source``, read once per check (:mod:`._scope`) for a payload
+    whose ``line`` (the tool's name and the payload, whole) is ASCII: two events with one line
+    and equal payloads (a session that reads the same order twice) hold one reading. The
+    line tells ``1`` from ``1.0`` and ``true``, which compare equal; equality tells a string
+    from a value the renderer wrote as one. A line cut short is read on its own."""
+    readings = current()
+    if readings is None or line is None or not line.isascii():
+        return read_payload(*source)
+    key = (source[0], line)
+    seen = readings.payloads.get(key)
+    if seen is not None and seen[0] == source[1]:
+        return seen[1]
+    found = read_payload(*source)
+    readings.payloads[key] = (source[1], found)
+    return found
