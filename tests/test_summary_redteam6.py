@@ -11,8 +11,8 @@ a handoff (the harness of :mod:`test_summary_redteam5`):
 2. a history of states (``[{"status": "approved"}, {"status": "revoked"}]``: the last, or the
    newest by its date, holds now), and a state split across sibling records
    (``[{"field": "status"}, {"value": "approved"}]``);
-3. a hedge in prose that cancels a short value ("approved (not really)", "approved - just
-   kidding", "approved? no", "would be approved if ...");
+3. a comment that cancels a short value ("approved (not really)", "approved - just kidding",
+   "approved? no", "would be approved if ...");
 4. Title Case: a value written as a name ("Refund Approved") under another thing's key;
 5. a decision noun naming another act (``"cancellation": {"approved": true}``, the item
    saying "refund approved");
@@ -26,9 +26,9 @@ and families of our own:
 9. the state as the outer key and the thing inside (``{"approved": {"refund": false}}``);
 10. keys in another case or script style (``REFUND-STATUS``, ``ExchangeStatus``, full width).
 
-Before this round's rules, 486 of the 713 attack cases (a wording under one citing, or through
-``validate_output``, or a path) ended ``verified``: family 1: 72 of 80, 2: 48 of 64, 3: 96 of
-160, 4: 0 of 60, 5: 44 of 72, 6: 45 of 72, 7: 48 of 48, 8: 48 of 56, 9: 24 of 32, 10: 40 of
+Before this round's rules, 470 of the 697 attack cases (a wording under one citing, or through
+``validate_output``, or a path) ended ``verified``: family 1: 72 of 80, 2: 48 of 64, 3: 80 of
+144, 4: 0 of 60, 5: 44 of 72, 6: 45 of 72, 7: 48 of 48, 8: 48 of 56, 9: 24 of 32, 10: 40 of
 48, through a compaction 14 of 14, through a handoff 7 of 7. None may now; the controls
 check that what the tools said stays ``verified``.
 """
@@ -122,7 +122,6 @@ CANCELLED = [
     "not yet approved",
     "approved, or so they say",
     "approved... not",
-    "approved lol",
 ]
 
 
@@ -334,6 +333,8 @@ CONTROLS: list[tuple[dict[str, Any], str]] = [
     ),
     ({"refund": {"history": [{"status": "approved"}, {"status": "approved"}]}}, REFUND[0]),
     ({"refund": "Approved"}, "A-1001 refund approved."),
+    ({"status": "shipped today"}, "A-1001 shipped."),
+    ({"refund": "approved ~~denied~~"}, "A-1001 refund approved."),
     ({"refund": {"status": "APPROVED"}}, "A-1001 refund approved."),
     ({"approval": "refused"}, "A-1001 refund refused."),
     ({"approval": {"approved": True}}, "A-1001 refund approved."),

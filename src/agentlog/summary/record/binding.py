@@ -72,7 +72,7 @@ Round 6 (issue 13) read a payload as of its event's time and more of its structu
   "value": ...}``) a state is said of that field, and a record holding only a state beside
   them says it of nothing an item can name;
 - a comment after a short value's state (:func:`_tail`: "approved (not really)", "approved
-  - just kidding", "approved lol") binds only an item that says it too;
+  - just kidding") binds only an item that says it too;
 - a decision noun is the verdict on the whole only when its state says that decision was
   made (``"approval": {"approved": true}``) or refused; ``"cancellation": {"approved": true}``
   is another act, decided.
@@ -99,13 +99,7 @@ from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, m
 from agentlog.summary.record._dated import DATE, AsOf
 from agentlog.summary.record._payload import _DENIED, _TEXT_KEYS, _decision_word
 from agentlog.summary.record._scan import amount_key
-from agentlog.summary.record._words import (
-    REVERSALS,
-    STOP_WORDS,
-    content_words,
-    forms,
-    letters_of,
-)
+from agentlog.summary.record._words import REVERSALS, STOP_WORDS, content_words, forms
 
 __all__ = ["Leaf", "Payload", "binds", "numbers_of", "read_payload"]
 
@@ -754,19 +748,14 @@ _LETTER_RUN: Final = re.compile(r"[^\W\d_]+")
 
 @lru_cache(maxsize=8192)
 def _tail(value: str) -> frozenset[str]:
-    """The words of a short value that comment on its state: after a break (:data:`_BREAK`:
-    "approved (not really)", "approved - just kidding", "approved, or so they say"), or a
-    word set right after a participle with no word of grammar between ("approved lol"); a
-    plain state ("approved", "approved by manager", "in transit") has none."""
+    """The words of a short value that comment on its state, after a break (:data:`_BREAK`:
+    "approved (not really)", "approved - just kidding", "approved, or so they say"); a plain
+    state ("approved", "approved by manager", "shipped today", "in transit") has none."""
     cut = _BREAK.search(value)
     if cut is not None and cut.start() > 0:
         comment = value[cut.start() :]
         # Of grammar only ("or so they say"), its words still comment: none is an item's.
         return frozenset(content_words(comment) or _LETTER_RUN.findall(comment.lower()))
-    words = letters_of(value, hedged=False).split()  # struck-out words are not said
-    for at, word in enumerate(words[:-1]):
-        if _participle(word) and words[at + 1] not in STOP_WORDS:
-            return frozenset(content_words(" ".join(words[at + 1 :])))
     return _NONE
 
 
