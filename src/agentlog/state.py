@@ -51,9 +51,12 @@ def scope_of(key: str) -> Scope:
     return "session"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ScopedDelta:
-    """A delta split by scope. App and user keys lose their prefix; values may be ``REMOVED``."""
+    """A delta split by scope. App and user keys lose their prefix; values may be ``REMOVED``.
+
+    Read-only by convention (its dicts are plain ones anyway): not ``frozen``, whose
+    ``__init__`` cost five times a plain one's, and every append makes one."""
 
     app: dict[str, Any] = field(default_factory=dict)
     user: dict[str, Any] = field(default_factory=dict)

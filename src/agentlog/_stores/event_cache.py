@@ -131,6 +131,10 @@ class EventCache:
         appended to again and again shares one tuple with its caller rather than copying
         the whole history on every append.
         """
+        if key not in self._entries:
+            # Most appends are to sessions not cached: no lock to take. An entry put by a
+            # load meanwhile is one the next load corrects, as any other it finds behind.
+            return
         with self._lock:
             entry = self._entries.get(key)
             if entry is None or entry.token != token or entry.version != version:

@@ -95,10 +95,10 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     held, given = session.__dict__, event.__dict__
     if given["partial"]:
         return None
-    app_name, user_id, sid = held["app_name"], held["user_id"], held["id"]
-    if not (_known(app_name) and _known(user_id) and _known(sid)):
-        check_ids(app_name, user_id, sid)
-        _remember(app_name, user_id, sid)
+    ids = (held["app_name"], held["user_id"], held["id"])
+    if not _known(ids):
+        check_ids(*ids)
+        _remember(ids)
     state_delta = given["actions"].state_delta
     # One search of the keys joined (by a character no prefix holds) instead of one per key.
     session_only = _SCOPE_MARK not in "\n".join(state_delta)
@@ -111,11 +111,11 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     # and what reaches a store must be what every store accepts and reads back.
     fields = stored.__dict__
     check_identifier(fields["id"], "id")
-    invocation_id, author = fields["invocation_id"], fields["author"]
-    if not (_known(invocation_id) and _known(author)):
-        check_identifier(invocation_id, "invocation_id")
-        check_identifier(author, "author")
-        _remember(invocation_id, author)
+    names = (fields["invocation_id"], fields["author"])
+    if not _known(names):
+        check_identifier(names[0], "invocation_id")
+        check_identifier(names[1], "author")
+        _remember(names)
     if not session_only:
         state_delta = fields["actions"].state_delta
     check_state(state_delta, "state_delta")
@@ -130,25 +130,30 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     )
 
 
-_checked: set[str] = set()
-"""Identifiers that passed :func:`agentlog.limits.check_identifier` (app names, user and
-session ids, invocation ids, authors): each recurs on append after append, and a string that
-passed once passes again. Event ids are checked every time: each is new."""
+_checked: set[tuple[object, ...]] = set()
+"""Identifiers that passed :func:`agentlog.limits.check_identifier` together: a session's
+``(app_name, user_id, session_id)`` and an event's ``(invocation_id, author)``. Each recurs
+on append after append, and what passed once passes again. Event ids are checked every time:
+each is new."""
 
 _MAX_CHECKED: Final = 50_000
-"""Identifiers kept before the set starts again."""
+"""Entries kept before the set starts again."""
 
 
-def _known(value: object) -> bool:
-    """Whether ``value`` is a ``str`` that passed the identifier check already."""
-    return value.__class__ is str and value in _checked
+def _known(ids: tuple[object, ...]) -> bool:
+    """Whether ``ids`` passed the identifier checks already."""
+    try:
+        return ids in _checked
+    except TypeError:  # not hashable, so not identifiers: checked (and refused) as usual
+        return False
 
 
-def _remember(*values: str) -> None:
-    if len(_checked) >= _MAX_CHECKED:
-        _checked.clear()
+def _remember(ids: tuple[object, ...]) -> None:
     # An empty session id passes ``check_ids`` (left to the caller) and no other identifier.
-    _checked.update(value for value in values if value)
+    if all(ids):
+        if len(_checked) >= _MAX_CHECKED:
+            _checked.clear()
+        _checked.add(ids)
 
 
 def _payload(event: Event) -> str:
