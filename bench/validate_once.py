@@ -9,6 +9,9 @@ the same in both::
     valgrind --tool=callgrind .venv/bin/python -m bench.validate_once --eval-dir ../shared/eval 1
 
 (``I refs`` of the second minus the first.) Compare two trees by running both from each.
+``--record smallest`` validates the smallest passing record instead (one item per event
+holding entities, :func:`bench.summary.smallest_record`): the validator's fixed cost, with few
+cited payloads.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from agentlog.summary import (
     transcript_lines,
     validate_output,
 )
-from bench.summary import DOMAINS, long_session
+from bench.summary import DOMAINS, long_session, smallest_record
 
 
 def main() -> None:
@@ -31,13 +34,17 @@ def main() -> None:
     parser.add_argument("times", type=int, help="validations to run (0 or 1)")
     parser.add_argument("--eval-dir", type=Path, default=Path("../shared/eval"))
     parser.add_argument("--events", type=int, default=1_000)
+    parser.add_argument("--record", choices=("extractive", "smallest"), default="extractive")
     args = parser.parse_args()
     sessions = load_jsonl_sessions(args.eval_dir / "tau2-retail-gpt41.jsonl")
     events = long_session(sessions, args.events)
     patterns = DOMAINS["retail"]
-    result = ExtractiveSummarizer(patterns=patterns).summarize_now(events)
-    assert result.record is not None, result.problems
-    record = result.record.model_dump_json()
+    if args.record == "smallest":
+        record = smallest_record(events, patterns).model_dump_json()
+    else:
+        result = ExtractiveSummarizer(patterns=patterns).summarize_now(events)
+        assert result.record is not None, result.problems
+        record = result.record.model_dump_json()
     for _ in range(args.times):
         validate_output(
             record, events=events, transcript=transcript_lines(events), patterns=patterns
