@@ -48,6 +48,32 @@ async def test_a_turn_is_answered_without_solving_dependencies(
         await store.close()
 
 
+async def test_a_turn_once_routed_takes_the_lane(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = sqlite(tmp_path)
+    try:
+        async with _client(desk_app(store), ANA_KEY) as client:
+            # FastAPI builds a route as included in the app on the first request routed to it.
+            await client.post("/sessions", json={"session_id": "s-1"})
+            await client.post("/sessions/s-1/messages", json={"text": "hello"})
+
+            async def unrouted(*_: Any) -> None:
+                raise AssertionError("FastAPI routed a turn's request through its routers")
+
+            monkeypatch.setattr(fastapi.routing._IncludedRouter, "handle", unrouted)
+            assert (await client.post("/sessions", json={"session_id": "s-2"})).status_code == 201
+            turn = await client.post("/sessions/s-2/messages", json={"text": "hello"})
+            assert parse_sse(turn.text)[-1].event == "end"
+            monkeypatch.undo()
+            # A request its lean handler declines is routed again, its body as read.
+            refused = await client.post("/sessions/s-2/messages", json={"text": ""})
+            assert refused.status_code == 422
+            assert refused.json()["detail"][0]["loc"] == ["body", "text"]
+    finally:
+        await store.close()
+
+
 _IDS = re.compile(
     r'"(id|invocation_id|created_at|updated_at|timestamp|last_update_time)":'
     r'("[^"]*"|[0-9.e+-]+)'
@@ -116,6 +142,8 @@ async def _answers(app: Any) -> list[tuple[int, str, str]]:
     answers = []
     async with _client(app, ANA_KEY) as setup:
         assert (await setup.post("/sessions", json={"session_id": "s-1"})).status_code == 201
+        # Every route of a turn is built as included, so the table's requests take the lane.
+        await setup.post("/sessions/s-1/messages", json={"text": "hello"})
     for method, path, key, headers, body in REQUESTS:
         async with _client(app, key) as client:
             response = await client.request(method, path, headers=headers, content=body)

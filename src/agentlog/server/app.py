@@ -26,6 +26,7 @@ from agentlog.server.deps import Server
 from agentlog.server.errors import install_error_handlers
 from agentlog.server.fanout import connect_fanout
 from agentlog.server.hub import TurnHub
+from agentlog.server.lanes import install_turn_lane
 from agentlog.server.limits import BodyLimit
 from agentlog.server.methods import install_method_answers
 from agentlog.server.no_nulls import install_no_nulls
@@ -189,6 +190,8 @@ def create_app(
     install_web_page(app)
 
     app.include_router(health.router)
+    # A turn's two requests, matched before FastAPI walks its routers (:mod:`.lanes`).
+    install_turn_lane(app, [("POST", sessions.create_session), ("POST", turns.send_message)])
 
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     # Outside the body limit: a request counts from its arrival, before its body is read.

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final
 
@@ -38,7 +39,7 @@ from agentlog.server.deps import (
     server_of,
 )
 
-__all__ = ["LeanHandler", "lean_handler"]
+__all__ = ["LeanHandler", "built_for", "lean_handler"]
 
 LeanHandler = Callable[[Request], Coroutine[Any, Any, Response | None]]
 """Answers a request, or ``None``: not answerable here, FastAPI's handler must (given the
@@ -195,4 +196,18 @@ def lean_handler(route: APIRoute) -> LeanHandler | None:
             response.body = b""
         return response
 
+    if effective is not None and overrides is not None:
+        # As included in an app: what a lane of that app (:mod:`.lanes`) answers it with.
+        _BUILT.setdefault(overrides, {})[route.endpoint] = (shape, answer)
     return answer
+
+
+_BUILT: weakref.WeakKeyDictionary[Any, dict[Callable[..., Any], tuple[Any, LeanHandler]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each app's lean handlers, by endpoint, with the route as the app includes it."""
+
+
+def built_for(app: Any, endpoint: Callable[..., Any]) -> tuple[Any, LeanHandler] | None:
+    """The route (as ``app`` includes it) and the lean handler of ``endpoint`` in ``app``."""
+    return _BUILT.get(app, {}).get(endpoint)
