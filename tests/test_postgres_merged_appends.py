@@ -150,3 +150,75 @@ async def test_a_duplicate_in_a_merged_batch_fails_alone(
             assert isinstance(result, Session), result
             assert loaded.events == result.events
             assert loaded.state == {"i": i}
+
+
+async def test_leases_taken_with_first_events_at_once_are_one_statement(
+    postgres_dsn: str, postgres_schema: str
+) -> None:
+    async with PostgresSessionService(postgres_dsn, schema=postgres_schema) as service:
+        sessions = [
+            await service.create_session(app_name="a", user_id="u", state={"gone": 1})
+            for _ in range(12)
+        ]
+        held = await service.acquire_lease(
+            app_name="a",
+            user_id="u",
+            session_id=sessions[1].id,
+            owner="other",
+            invocation_id="busy",
+            ttl_s=60,
+        )
+        assert held is not None
+        # A turn whose process died: its lease expired without a release.
+        dead = await service.acquire_lease(
+            app_name="a",
+            user_id="u",
+            session_id=sessions[2].id,
+            owner="dead",
+            invocation_id="died",
+            ttl_s=0.001,
+        )
+        assert dead is not None
+        await asyncio.sleep(0.01)
+
+        def take(i: int, s: Session, expected: int | None = None) -> object:
+            return service.acquire_lease_and_append(
+                _event(f"first {i}", {"n": i, "gone": REMOVED}),
+                app_name="a",
+                user_id="u",
+                session_id=s.id,
+                owner=f"me{i}",
+                invocation_id=f"t{i}",
+                ttl_s=60,
+                expected_version=expected,
+            )
+
+        asks: list[tuple[int, Session, int | None]] = [(i, s, None) for i, s in enumerate(sessions)]
+        asks[3] = (3, sessions[3], 5)
+        asks.append((99, sessions[4], None))  # the same session twice: one takes it
+        results = await asyncio.gather(*(take(*ask) for ask in asks), return_exceptions=True)
+        assert results[1] is None
+        assert isinstance(results[3], StaleSessionError)
+        assert results[2].event is None
+        assert results[2].lease.interrupted == "died"
+        assert (results[4] is None) != (results[12] is None)
+        for i in (0, 4, 5, 6, 7, 8, 9, 10, 11):
+            taken = results[i] if results[i] is not None else results[12]
+            assert taken.lease.version == 0
+            loaded = await service.get_session(app_name="a", user_id="u", session_id=sessions[i].id)
+            assert loaded.version == 1
+            assert [e.id for e in loaded.events] == [taken.event.id]
+            assert loaded.state == {"n": taken.event.actions.state_delta["n"]}
+            turn = await service.read_turn(app_name="a", user_id="u", session_id=sessions[i].id)
+            assert turn.running == taken.lease.invocation_id
+        for i in (1, 2, 3):
+            loaded = await service.get_session(app_name="a", user_id="u", session_id=sessions[i].id)
+            assert loaded.version == 0
+            assert loaded.state == {"gone": 1}
+    rows = await execute(
+        postgres_dsn,
+        postgres_schema,
+        "SELECT count(DISTINCT (xmin::text, cmin::text)), count(*) FROM events",
+    )
+    assert rows[0][1] == 9
+    assert rows[0][0] <= 3

@@ -9,10 +9,11 @@ pipeline inside one ``REPEATABLE READ`` transaction: one snapshot, one round tri
 Writes (appends, new sessions, leases) and loads made at the same moment, for any sessions,
 are sent together (:mod:`agentlog._stores.pg_batches`): one pipeline, one transaction (one
 commit for writes, one snapshot for loads), on connections of the store's own beside the pool.
-Their appends changing session keys only (most do) are one statement for the batch
-(``_merge_appends``: each column a JSON array the server splits), checking each append as its
-own statement would. A stale or refused append among them still writes nothing (its row finds
-no session row to update) and the others commit. A statement that fails (a duplicate event id, a deadlock) aborts the
+Their appends changing session keys only (most do), and so the turns' first events taken with
+their leases, are one statement for the batch (``_merge_appends``, ``_merge_lease_appends``:
+each column a JSON array the server splits), checking each as its own statement would. A stale
+or refused append among them still writes nothing (its row finds no session row to update)
+and the others commit. A statement that fails (a duplicate event id, a deadlock) aborts the
 batch's transaction, so nothing of it was written; each write of it is then sent again on its
 own, so that one fails alone.
 """
@@ -471,10 +472,11 @@ class PostgresSessionService(PostgresStore):
         alone = functools.partial(
             _append_alone, session_id=session_id, event_id=event.id, stale_is_refusal=False
         )
-        (rows,) = await self._writes.run(Group([(query, params)], alone))
+        merge = None if first.delta.app or first.delta.user else _merge_lease_appends
+        (rows,) = await self._writes.run(Group([(query, params)], alone, merge, params))
         if not rows:
             raise SessionNotFoundError(app_name, user_id, session_id)
-        ((held_by, held_for, token, expires, version, create_time, pk, appended),) = rows
+        ((held_by, held_for, token, expires, version, create_time, pk, appended, *_),) = rows
         if expected_version is not None and version != expected_version:
             raise StaleSessionError(session_id, expected_version, version)
         if token is None:
@@ -976,6 +978,141 @@ def _lease_append_statement(
 
 _LEASE_APPENDS: dict[tuple[bool, ...], str] = {}
 """``_lease_append_statement``'s statements by delta shape."""
+
+
+def _merge_lease_appends(rows: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    """One statement for several ``_lease_append_statement``s (session keys only), each
+    taking its lease and appending as its own statement would, returning the same row after
+    its position; of two for one session, one takes the lease and the other finds it held."""
+    puts = any("session_put_keys" in row for row in rows)
+    gones = any("session_gone" in row for row in rows)
+    params: dict[str, Any] = {
+        name: "[" + ",".join([_json_scalar(row[name]) for row in rows]) + "]"
+        for name in _LEASE_MERGED_SCALARS
+    }
+    params["payload"] = "[" + ",".join([row["payload"] for row in rows]) + "]"
+    params["format"] = EVENT_FORMAT_VERSION
+    if puts:
+        for name in ("session_put_keys", "session_put_values"):
+            params[name] = "[" + ",".join([row.get(name, "[]") for row in rows]) + "]"
+    if gones:
+        params["session_gone"] = (
+            "[" + ",".join([row.get("session_gone", "[]") for row in rows]) + "]"
+        )
+    return _MERGED_LEASE_APPENDS[puts][gones], params
+
+
+_LEASE_MERGED_SCALARS: Final = (
+    "app",
+    "user",
+    "sid",
+    "owner",
+    "invocation",
+    "ttl",
+    "expected",
+    "timestamp",
+    "event_id",
+    "invocation_id",
+    "author",
+    "compaction_end",
+)
+
+
+def _merged_lease_appends(puts: bool, gones: bool) -> LiteralString:
+    """``_merge_lease_appends``' statement, with its ``session_state`` writes as needed."""
+    extra: LiteralString = ""
+    names: LiteralString = ""
+    returned: LiteralString = ""
+    if puts:
+        extra += (
+            ", json_array_elements(%(session_put_keys)s::json),"
+            " json_array_elements(%(session_put_values)s::json)"
+        )
+        names += ", put_keys, put_values"
+        returned += ", old.put_keys, old.put_values"
+    if gones:
+        extra += ", json_array_elements(%(session_gone)s::json)"
+        names += ", gone"
+        returned += ", old.gone"
+    appends: LiteralString = "old.lease_owner IS NULL AND old.last_update_time < old.ts::float8"
+    ctes: list[LiteralString] = [
+        "r AS (SELECT * FROM ROWS FROM (json_array_elements_text(%(app)s::json),"
+        " json_array_elements_text(%(user)s::json), json_array_elements_text(%(sid)s::json),"
+        " json_array_elements_text(%(owner)s::json),"
+        " json_array_elements_text(%(invocation)s::json),"
+        " json_array_elements_text(%(ttl)s::json),"
+        " json_array_elements_text(%(expected)s::json),"
+        " json_array_elements_text(%(timestamp)s::json),"
+        " json_array_elements_text(%(event_id)s::json),"
+        " json_array_elements_text(%(invocation_id)s::json),"
+        " json_array_elements_text(%(author)s::json), json_array_elements(%(payload)s::json),"
+        " json_array_elements_text(%(compaction_end)s::json)"
+        + extra
+        + ") WITH ORDINALITY AS r (app, usr, sid, owner, invocation, ttl, expected, ts,"
+        " event_id, inv, author, payload, cend" + names + ", i))",
+        # Locked apart from the join: a row locked twice by one statement (a session twice
+        # in the batch) reads as gone the second time.
+        "locked AS (SELECT pk, app_name, user_id, session_id, lease_owner, lease_invocation,"
+        " lease_expires, version, create_time, last_update_time FROM sessions"
+        " WHERE (app_name, user_id, session_id) IN (SELECT app, usr, sid FROM r) FOR UPDATE)",
+        "old AS (SELECT r.*, x.pk, x.lease_owner, x.lease_invocation, x.lease_expires,"
+        " x.version, x.create_time, x.last_update_time, "
+        + _NOW
+        + " AS now FROM r JOIN locked x ON x.app_name = r.app AND x.user_id = r.usr"
+        " AND x.session_id = r.sid)",
+        # A session twice in the batch is updated from one of its rows: ``i`` tells which.
+        "won AS (UPDATE sessions x SET lease_token = x.lease_token + 1,"
+        " lease_owner = old.owner, lease_invocation = old.invocation,"
+        " lease_expires = old.now + old.ttl::float8,"
+        " version = CASE WHEN " + appends + " THEN old.version + 1 ELSE old.version END,"
+        " last_update_time = CASE WHEN "
+        + appends
+        + " THEN old.ts::float8 ELSE old.last_update_time END"
+        " FROM old WHERE x.pk = old.pk"
+        " AND (old.lease_owner IS NULL OR old.lease_expires < old.now)"
+        " AND (old.expected IS NULL OR old.version = old.expected::bigint)"
+        " RETURNING old.i, x.pk, x.lease_token, x.lease_expires, x.version, "
+        + appends
+        + " AS appended, old.app, old.usr, old.sid, old.event_id, old.inv, old.author, old.ts,"
+        " old.payload, old.cend" + returned + ")",
+        "s AS (SELECT * FROM won WHERE appended)",
+        "e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
+        " format_version, payload, compaction_end) SELECT pk, version, event_id, inv, author,"
+        " ts::float8, %(format)s::integer, payload, cend::float8 FROM s)",
+    ]
+    if puts:
+        ctes.append(
+            "session_put AS (INSERT INTO session_state (session_pk, key, value)"
+            " SELECT s.pk, u.key, u.value FROM s, ROWS FROM"
+            " (json_array_elements_text(s.put_keys), json_array_elements(s.put_values))"
+            " AS u (key, value)"
+            " ON CONFLICT (session_pk, key) DO UPDATE SET value = excluded.value)"
+        )
+    if gones:
+        ctes.append(
+            "session_gone AS (DELETE FROM session_state d USING s,"
+            " json_array_elements_text(s.gone) AS g (key)"
+            " WHERE d.session_pk = s.pk AND d.key = g.key)"
+        )
+    return (
+        "WITH "
+        + ", ".join(ctes)
+        + " SELECT old.i, old.lease_owner, old.lease_invocation, won.lease_token,"
+        " won.lease_expires, old.version, old.create_time, won.pk,"
+        " coalesce(won.appended, false),"
+        # What the single statement's notice says (see _lease_append_statement), per row.
+        " CASE WHEN won.appended THEN pg_notify("
+        + CHANNEL_SQL
+        + ", json_build_object('k', 'event', 'app', won.app, 'user', won.usr,"
+        " 'session', won.sid, 'event', won.event_id, 'version', won.version)::text) END"
+        " FROM old LEFT JOIN won ON won.i = old.i"
+    )
+
+
+_MERGED_LEASE_APPENDS: Final = (
+    (_merged_lease_appends(False, False), _merged_lease_appends(False, True)),
+    (_merged_lease_appends(True, False), _merged_lease_appends(True, True)),
+)
 
 
 def _events_query(app_name: str, user_id: str, sid: str, config: GetSessionConfig | None) -> _Query:
