@@ -364,3 +364,13 @@ def test_a_decision_that_wrote_its_own_state_stays_verified() -> None:
         ),
     ]
     assert label("A-1001 refund approved.", ["e02"], events) == "verified"
+
+
+def test_an_event_without_a_real_time_reads_no_date_against_it() -> None:
+    """An import that gave no times reads as the epoch's first seconds: a payload's dates are
+    not read against 1970 (every approval would be in the future)."""
+    events = [
+        e.model_copy(update={"timestamp": float(n)})
+        for n, e in enumerate(session_of({"refund": {"approved_on": "2026-09-01"}}), 1)
+    ]
+    assert label("A-1001 refund approved.", ["e02", "e03"], events) == "verified"
