@@ -5,8 +5,9 @@ FastAPI solves every route's dependencies on every request: it walks the tree of
 caller, its two API-key schemes), builds a sub-response and a cache, and validates each
 parameter; on a turn (``POST /sessions`` and ``POST /sessions/{id}/messages``) that was about a
 tenth of the server's work. Here a route whose dependencies are all known ones (the caller,
-the admin caller, the server) is taken apart when the app is built, and a request is answered
-by validating its parameters and body with the route's own fields and calling the endpoint.
+the admin caller, the server) is taken apart once, as FastAPI builds it for the app including
+it, and a request is answered by validating its parameters and body with the route's own
+fields and calling the endpoint.
 
 It is a fast path only: a request it cannot answer exactly as FastAPI would (a body that is
 not plain ``application/json``, a parameter or body that does not validate, a caller refused,
