@@ -374,3 +374,10 @@ def test_an_event_without_a_real_time_reads_no_date_against_it() -> None:
         for n, e in enumerate(session_of({"refund": {"approved_on": "2026-09-01"}}), 1)
     ]
     assert label("A-1001 refund approved.", ["e02", "e03"], events) == "verified"
+
+
+def test_a_long_name_in_a_listing_is_read_at_once() -> None:
+    """A record's name that is not a key's (letters, then a mark) is read in one pass: the
+    pattern that tells a key's name once split its letters every way (2 ** n tries)."""
+    listing = {"people": [{"name": "a" * 40 + "!", "status": "approved"}, {"status": "denied"}]}
+    assert label("A-1001 refund approved.", ["e02", "e03"], session_of(listing)) != "verified"

@@ -154,7 +154,9 @@ _FIELD_NAMES: Final = frozenset(
 )
 """Key words saying a record names a field whose value the record (or a sibling) holds, as a
 key and value pair (``{"name": "refund_status", "value": "approved"}``)."""
-_KEY_LIKE: Final = re.compile(r"[A-Za-z]+(?:[_.-]?[A-Za-z]+)*")
+_KEY_LIKE: Final = re.compile(r"[A-Za-z]+(?:[_.-][A-Za-z]+)*")
+"""A value that names a key (``refund_status``, ``refundStatus``): a separator between each
+run, so that a long name that fails to match fails at once (no choice of where runs split)."""
 _BREAK: Final = re.compile(r"\s[-\u2013\u2014~]+\s|[(\[,;:?!/\u2026]|\.\.|\s\.\s")
 """Where a short value's state ends and a comment on it starts ("approved (not really)",
 "approved - just kidding", "approved, or so they say", "approved... not")."""
