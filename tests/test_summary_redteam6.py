@@ -35,15 +35,22 @@ check that what the tools said stays ``verified``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from agentlog import EventActions, InMemorySessionService, Part
 from agentlog.compaction import compaction_event
-from agentlog.summary import SummaryItem, SummaryRecord, start_handoff
+from agentlog.summary import (
+    SummaryItem,
+    SummaryRecord,
+    render_transcript,
+    start_handoff,
+    validate_output,
+)
 from test_summary_redteam3 import BASE, CITINGS, T0, call, event, label, result
-from test_summary_redteam5 import checked, session_of
+from test_summary_redteam5 import OTHER_SESSION, checked, session_of
 
 REFUND = ["A-1001 refund approved.", "A-1001: the refund is approved."]
 
@@ -381,3 +388,32 @@ def test_a_long_name_in_a_listing_is_read_at_once() -> None:
     pattern that tells a key's name once split its letters every way (2 ** n tries)."""
     listing = {"people": [{"name": "a" * 40 + "!", "status": "approved"}, {"status": "denied"}]}
     assert label("A-1001 refund approved.", ["e02", "e03"], session_of(listing)) != "verified"
+
+
+def test_one_payload_on_two_days_is_read_for_each() -> None:
+    """The same result before and after its approval's day: a check that reads a payload once
+    for the events holding it alike must not lend the later day's reading to the earlier."""
+    payload = {**BASE, "refund": {"approved_on": "2026-10-01"}}
+    events = [
+        event(1, "user", Part(text=OTHER_SESSION)),
+        call(2, "lookup_order", {"order_id": "A-1001"}, "c1"),
+        result(3, "lookup_order", payload, "c1"),
+        call(4, "lookup_order", {"order_id": "A-1001"}, "c2"),
+        result(5, "lookup_order", payload, "c2").model_copy(update={"timestamp": T0 + 20 * 86400}),
+    ]
+    out = json.dumps(
+        {
+            "goal": "Get a refund for A-1001",
+            "goal_sources": ["e01"],
+            "facts": [
+                {"text": "A-1001 refund approved.", "sources": ["e04", "e05"]},
+                {"text": "A-1001 refund approved.", "sources": ["e02", "e03"]},
+            ],
+            "decisions": [],
+            "commitments": [],
+            "open_questions": [],
+        }
+    )
+    record, _ = validate_output(out, events=events, transcript=render_transcript(events))
+    assert record is not None
+    assert [f.provenance for f in record.facts] == ["verified", "agent_statement"]
