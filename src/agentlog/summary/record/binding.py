@@ -218,6 +218,8 @@ class Leaf(NamedTuple):
     tail: frozenset[str] = frozenset()
     """The words commenting on a short value's state (:func:`_tail`): an item leaning on the
     state must say them too."""
+    state: bool = False
+    """A word value short enough to be a state (``approved``, ``on hold``), not a name."""
 
 
 def numbers_of(text: str) -> frozenset[str]:
@@ -239,12 +241,12 @@ class Payload:
     leaves: tuple[Leaf, ...]
     keys: frozenset[str]
     """Every key word of the payload, at any depth."""
-    stating: dict[str, tuple[Leaf, ...]]
+    stating: dict[str, list[Leaf]]
     """The leaves stating each word."""
-    fields: dict[frozenset[str], tuple[Leaf, ...]]
+    fields: dict[frozenset[str], list[Leaf]]
     """The leaves of each field name (a key that names a thing)."""
     states: tuple[Leaf, ...]
-    """The leaves of a field or object whose value is a short word state (:func:`_is_state`),
+    """The leaves of a field or object whose value is a short word state (:attr:`Leaf.state`),
     list members aside."""
     amounts: frozenset[str]
     """Every number the payload holds, as an amount key."""
@@ -300,24 +302,37 @@ def read_payload(tool: str, payload: Any) -> Payload:
     keys, found = reading.keys, reading.found
     stating: dict[str, list[Leaf]] = {}
     fields: dict[frozenset[str], list[Leaf]] = {}
-    for leaf in found:
-        for word in leaf.states:
-            stating.setdefault(word, []).append(leaf)
+    states: list[Leaf] = []
+    amounts: set[str] = set()
+    kinds: set[str] = set()
+    for leaf in found:  # one pass: a payload holds many leaves
+        if leaf.states:
+            for word in leaf.states:
+                if word in stating:
+                    stating[word].append(leaf)
+                else:
+                    stating[word] = [leaf]
+            if leaf.state and not leaf.member and not leaf.prose:
+                states.append(leaf)
+            if leaf.what:
+                kinds |= leaf.states
         if leaf.field:
             fields.setdefault(leaf.field, []).append(leaf)
+        if leaf.amount is not None:
+            amounts.add(leaf.amount)
     return Payload(
         _key_words(tool),
         tuple(found),
         frozenset(keys),
-        {w: tuple(ls) for w, ls in stating.items()},
-        {f: tuple(ls) for f, ls in fields.items()},
-        tuple(leaf for leaf in found if not leaf.member and not leaf.prose and _is_state(leaf)),
-        frozenset(leaf.amount for leaf in found if leaf.amount is not None),
+        stating,
+        fields,
+        tuple(states),
+        frozenset(amounts),
         # A code held by every record tells none apart.
         {c: frozenset(r) for c, r in reading.codes.items() if len(r) < reading.records},
         tuple(reading.undoing),
         frozenset(reading.currencies),
-        frozenset().union(*(leaf.states for leaf in found if leaf.what)),
+        frozenset(kinds),
         {obj: frozenset(words) for obj, words in reading.kinds.items()},
         tuple(reading.lapsed),
     )
@@ -346,47 +361,62 @@ def _walk(
         obj = reading.objects
         if record:
             reading.record_obj[record] = obj
+        keys = reading.keys
         for key, value in node.items():
-            info = _key_info(key if isinstance(key, str) else str(key))
+            info = _key_info(key) if type(key) is str else _key_info(str(key))
             words = info.words
-            was = past or info.past
+            kind = type(value)
             if info.acts and value is not True and _says_no(value, info, reading, record):
                 # "refund_approved": [false], "$0.00", "approved_on" a later day: its act's
                 # words are stated as not so, and name no field
-                reading.keys.update(words - info.acts)
+                keys.update(words - info.acts)
                 found.append(
                     Leaf(info.acts, above | (info.naming - info.acts), top, info.field, _NONE,
                          None, "", records=records, void=True)
                 )  # fmt: skip
                 continue
-            if info.acts and isinstance(value, dict) and _flags(value):
-                # "approved": {"refund": false}: the act said of each thing inside
-                _acts_of(info, value, above, reading, records)
-                continue
-            if value is not True:  # a flag's key is what it states, not a field it names
-                reading.keys.update(words)
-            if isinstance(value, str):
+            if kind is str or isinstance(value, str):  # most values: read here, no call per leaf
+                keys.update(words)
                 if value[:1] in _JSON_STARTS:
                     inner = _json_in(value)
                     if inner is not None:  # a string holding JSON: read as what it holds
+                        was = past or info.past
                         _walk(
                             inner, above | info.naming, words, depth + 1, reading, records, 0, was
                         )
                         continue
                 if info.what:  # "type": "refund": what the object is
                     reading.kinds.setdefault(obj, set()).update(_value_words(value))
-                if record and info.names_id and 0 < len(value) <= _CODE_CHARS:
-                    # A short value under a naming key: the code that tells records apart.
-                    reading.codes.setdefault(value.strip().lower(), set()).add(record)
                 if record:
+                    if info.names_id and 0 < len(value) <= _CODE_CHARS:
+                        # A short value under a naming key: the code that tells records apart.
+                        reading.codes.setdefault(value.strip().lower(), set()).add(record)
                     _record_value(info, value, record, reading)
                 if reading.day is not None and value[:1].isdigit():
                     _bound_in_time(info, value, above, reading)
-            elif isinstance(value, dict | list | tuple):
+                read = _string(value)
+                if read is not None:
+                    _stated(info, value, read, above, top, reading, records, obj, past or info.past)
+                if info.undoes and value:
+                    reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
+                continue
+            if (
+                kind is dict
+                or kind is list
+                or (kind not in _SCALARS and isinstance(value, dict | list | tuple))
+            ):
+                if info.acts and isinstance(value, dict) and _flags(value):
+                    # "approved": {"refund": false}: the act said of each thing inside
+                    _acts_of(info, value, above, reading, records)
+                    continue
+                keys.update(words)
+                was = past or info.past
                 _walk(value, above | info.naming, words, depth + 1, reading, records, 0, was)
                 continue
-            _leaf(info, value, above, top, reading, records, obj, was)
-            if info.undoes and value not in (None, False, "", 0):
+            if value is not True:  # a flag's key is what it states, not a field it names
+                keys.update(words)
+            _leaf(info, value, above, top, reading, records, obj, past or info.past)
+            if info.undoes and value not in (None, False, 0):
                 # "revoked": true, "withdrawn_at": "2026-01-03": the object's states undone
                 reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
     elif isinstance(node, list | tuple):
@@ -552,6 +582,8 @@ def _superseded(found: list[Leaf], entries: list[list[int]]) -> None:
 
 
 _JSON_STARTS: Final = ("{", "[")
+_SCALARS: Final = frozenset({bool, int, float, type(None)})
+"""The types of JSON's other values: none is a container, and none is asked again."""
 
 
 def _json_in(value: str) -> Any:
@@ -646,75 +678,98 @@ def _leaf(
     if value is True:  # "refund_approved": true states its key of its object
         states = info.words - _NAME_WORDS
         found.append(
-            Leaf(
-                states,
-                above,
-                top,
-                field,
-                _NONE,
-                None,
-                "",
-                False,
-                False,
-                False,
-                records,
-                False,
-                obj,
-                past,
-            )
-        )
-    elif isinstance(value, int | float) and not isinstance(value, bool):
+            _new(Leaf, (states, above, top, field, _NONE, None, "", False, False, False,
+                        records, False, obj, past, False, _NONE, False))
+        )  # fmt: skip
+    elif (
+        (kind := type(value)) is int
+        or kind is float
+        or (kind is not bool and isinstance(value, int | float))
+    ):
         # A field's name and its value: it states no word.
-        amount = amount_key(repr(value)) if value == value and abs(value) < 1e15 else None
-        found.append(Leaf(_NONE, above, top, field, _NONE, amount, "", records=records))
-    elif isinstance(value, str) and _worded(value):
-        words = _value_words(value)
-        if not words:
-            return
-        if len(value) == 3 and (info.currency or value in CURRENCY_CODES) and value.isalpha():
-            reading.currencies.add(value.upper())
-        if info.generic:  # "status": "approved" is a state of its object
-            clause = not top and bool(above) and _clause(value)
-            found.append(
-                Leaf(
-                    words,
-                    above,
-                    top,
-                    field,
-                    words,
-                    None,
-                    value.lower(),
-                    False,
-                    clause,
-                    info.prose,
-                    records,
-                    top and info.what,
-                    obj,
-                    past,
-                    tail=_tail(value),
-                )
-            )
-        else:  # "exchange": "approved" is a state of the exchange (not of the object: no obj)
-            subject = above | field
-            found.append(
-                Leaf(
-                    words,
-                    subject,
-                    False,
-                    field,
-                    words,
-                    None,
-                    value.lower(),
-                    False,
-                    _clause(value),
-                    info.prose,
-                    records,
-                    False,
-                    0,
-                    past,
-                    tail=_tail(value),
-                )
-            )
+        found.append(
+            _new(Leaf, (_NONE, above, top, field, _NONE, _amount(value), "", False, False,
+                        False, records, False, 0, False, False, _NONE, False))
+        )  # fmt: skip
+    elif isinstance(value, str):
+        read = _string(value)
+        if read is not None:
+            _stated(info, value, read, above, top, reading, records, obj, past)
+
+
+def _stated(
+    info: _Key,
+    value: str,
+    read: _String,
+    above: frozenset[str],
+    top: bool,
+    reading: _Reading,
+    records: frozenset[int],
+    obj: int,
+    past: bool,
+) -> None:
+    """The leaf of a string ``value`` that states words (``read``) under a key (``info``)."""
+    words, field = read.words, info.field
+    if read.currency and (info.currency or value in CURRENCY_CODES):
+        reading.currencies.add(value.upper())
+    if info.generic:  # "status": "approved" is a state of its object
+        clause = not top and bool(above) and read.clause
+        reading.found.append(
+            _new(Leaf, (words, above, top, field, words, None, read.lower, False, clause,
+                        info.prose, records, top and info.what, obj, past, False, read.tail,
+                        read.state))
+        )  # fmt: skip
+    else:  # "exchange": "approved" is a state of the exchange (not of the object: no obj)
+        reading.found.append(
+            _new(Leaf, (words, above | field, False, field, words, None, read.lower, False,
+                        read.clause, info.prose, records, False, 0, past, False, read.tail,
+                        read.state))
+        )  # fmt: skip
+
+
+_new: Final = tuple.__new__
+"""A :class:`Leaf` made from all its fields at once: a payload holds thousands of leaves, and
+the named tuple's own constructor (keywords and defaults, in Python) costs more than the tuple."""
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _amount(value: float) -> str | None:
+    """A number value as an amount key (``money:12.50``), read once per number."""
+    return amount_key(repr(value)) if value == value and abs(value) < 1e15 else None
+
+
+class _String(NamedTuple):
+    """What a string value says, whatever its key (:func:`_string`)."""
+
+    words: frozenset[str]
+    lower: str
+    clause: bool
+    tail: frozenset[str]
+    state: bool
+    """Whether it is short enough to be a state (:attr:`Leaf.state`)."""
+    currency: bool
+    """Whether it may be a currency's code (three letters)."""
+
+
+@lru_cache(maxsize=16384)
+def _string(value: str) -> _String | None:
+    """A string value read once per value (a payload repeats a few values many times): its
+    words and what they are, or ``None`` when it states no word (:func:`_worded`)."""
+    if not _worded(value):
+        return None
+    words = _value_words(value)
+    if not words:
+        return None
+    lower = value.lower()
+    state = len(lower.split()) <= 3 and not any(c.isdigit() for c in lower)
+    return _String(
+        words,
+        lower,
+        _clause(value),
+        _tail(value),
+        state,
+        len(value) == 3 and value.isalpha(),
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -951,15 +1006,6 @@ def _competing(leaves: Sequence[Leaf], spoken: frozenset[str], stating: Leaf) ->
     )
 
 
-def _is_state(leaf: Leaf) -> bool:
-    """A word value short enough to be a state (``approved``, ``on hold``), not a name."""
-    return (
-        bool(leaf.words)
-        and len(leaf.value.split()) <= 3
-        and not any(c.isdigit() for c in leaf.value)
-    )
-
-
 def _misstated(
     payload: Payload, spoken: frozenset[str], ids: Collection[str], amounts: Collection[str]
 ) -> bool:
@@ -972,7 +1018,7 @@ def _misstated(
             continue
         if any(leaf.amount is not None and leaf.amount in amounts for leaf in named):
             continue
-        worded = [leaf for leaf in named if _is_state(leaf)]
+        worded = [leaf for leaf in named if leaf.state]
         counted = any(leaf.amount is not None for leaf in named)
         if (
             counted
