@@ -95,10 +95,7 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     held, given = session.__dict__, event.__dict__
     if given["partial"]:
         return None
-    ids = (held["app_name"], held["user_id"], held["id"])
-    if not _known(ids):
-        check_ids(*ids)
-        _remember(ids)
+    check_ids(held["app_name"], held["user_id"], held["id"])
     state_delta = given["actions"].state_delta
     # One search of the keys joined (by a character no prefix holds) instead of one per key.
     session_only = _SCOPE_MARK not in "\n".join(state_delta)
@@ -111,11 +108,8 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     # and what reaches a store must be what every store accepts and reads back.
     fields = stored.__dict__
     check_identifier(fields["id"], "id")
-    names = (fields["invocation_id"], fields["author"])
-    if not _known(names):
-        check_identifier(names[0], "invocation_id")
-        check_identifier(names[1], "author")
-        _remember(names)
+    check_identifier(fields["invocation_id"], "invocation_id")
+    check_identifier(fields["author"], "author")
     if not session_only:
         state_delta = fields["actions"].state_delta
     check_state(state_delta, "state_delta")
@@ -128,32 +122,6 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
         held["version"],
         _payload(stored),
     )
-
-
-_checked: set[tuple[object, ...]] = set()
-"""Identifiers that passed :func:`agentlog.limits.check_identifier` together: a session's
-``(app_name, user_id, session_id)`` and an event's ``(invocation_id, author)``. Each recurs
-on append after append, and what passed once passes again. Event ids are checked every time:
-each is new."""
-
-_MAX_CHECKED: Final = 50_000
-"""Entries kept before the set starts again."""
-
-
-def _known(ids: tuple[object, ...]) -> bool:
-    """Whether ``ids`` passed the identifier checks already."""
-    try:
-        return ids in _checked
-    except TypeError:  # not hashable, so not identifiers: checked (and refused) as usual
-        return False
-
-
-def _remember(ids: tuple[object, ...]) -> None:
-    # An empty session id passes ``check_ids`` (left to the caller) and no other identifier.
-    if all(ids):
-        if len(_checked) >= _MAX_CHECKED:
-            _checked.clear()
-        _checked.add(ids)
 
 
 def _payload(event: Event) -> str:
