@@ -743,22 +743,7 @@ def _merge_appends(rows: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     ``_append_statement`` parameters (session keys only): each checked and written as its
     own statement would (a stale or refused one writes nothing and returns no row); a row
     ``(position, pk, _)`` for each one written, notified as its own statement notifies."""
-    puts = any("session_put_keys" in row for row in rows)
-    gones = any("session_gone" in row for row in rows)
-    # Every column as one JSON array: the driver sends a text, the server splits it.
-    params: dict[str, Any] = {
-        name: "[" + ",".join([_json_scalar(row[name]) for row in rows]) + "]"
-        for name in _MERGED_SCALARS
-    }
-    params["payload"] = "[" + ",".join([row["payload"] for row in rows]) + "]"
-    params["format"] = EVENT_FORMAT_VERSION
-    if puts:
-        for name in ("session_put_keys", "session_put_values"):
-            params[name] = "[" + ",".join([row.get(name, "[]") for row in rows]) + "]"
-    if gones:
-        params["session_gone"] = (
-            "[" + ",".join([row.get("session_gone", "[]") for row in rows]) + "]"
-        )
+    params, puts, gones = _merged_params(rows, _MERGED_SCALARS)
     return _MERGED_APPENDS[puts][gones], params
 
 
@@ -984,11 +969,20 @@ def _merge_lease_appends(rows: list[dict[str, Any]]) -> tuple[str, dict[str, Any
     """One statement for several ``_lease_append_statement``s (session keys only), each
     taking its lease and appending as its own statement would, returning the same row after
     its position; of two for one session, one takes the lease and the other finds it held."""
+    params, puts, gones = _merged_params(rows, _LEASE_MERGED_SCALARS)
+    return _MERGED_LEASE_APPENDS[puts][gones], params
+
+
+def _merged_params(
+    rows: list[dict[str, Any]], scalars: tuple[str, ...]
+) -> tuple[dict[str, Any], bool, bool]:
+    """The parameters of one statement for several appends' ``rows``, whether any puts
+    session keys, and whether any removes some."""
     puts = any("session_put_keys" in row for row in rows)
     gones = any("session_gone" in row for row in rows)
+    # Every column as one JSON array: the driver sends a text, the server splits it.
     params: dict[str, Any] = {
-        name: "[" + ",".join([_json_scalar(row[name]) for row in rows]) + "]"
-        for name in _LEASE_MERGED_SCALARS
+        name: "[" + ",".join([_json_scalar(row[name]) for row in rows]) + "]" for name in scalars
     }
     params["payload"] = "[" + ",".join([row["payload"] for row in rows]) + "]"
     params["format"] = EVENT_FORMAT_VERSION
@@ -999,7 +993,7 @@ def _merge_lease_appends(rows: list[dict[str, Any]]) -> tuple[str, dict[str, Any
         params["session_gone"] = (
             "[" + ",".join([row.get("session_gone", "[]") for row in rows]) + "]"
         )
-    return _MERGED_LEASE_APPENDS[puts][gones], params
+    return params, puts, gones
 
 
 _LEASE_MERGED_SCALARS: Final = (
