@@ -34,7 +34,7 @@ try:
     from psycopg.abc import Params
 
     from agentlog._stores.event_cache import EventCache
-    from agentlog._stores.pg_batches import Group, StatementBatches
+    from agentlog._stores.pg_batches import Cursor, Group, StatementBatches
     from agentlog._stores.pg_listen import (
         CHANNEL_SQL,
         Draft,
@@ -600,7 +600,7 @@ class PostgresSessionService(PostgresStore):
 
 
 async def _append_alone(
-    conn: _Conn,
+    cursor: Cursor,
     group: Group,
     *,
     session_id: str,
@@ -612,7 +612,7 @@ async def _append_alone(
     ((query, params),) = group.queries
     for attempt in range(1, _DEADLOCK_RETRIES + 1):
         try:
-            cursor = await conn.execute(query, params)
+            await cursor.execute(query, params)
             return [await cursor.fetchall()]
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "events_event_id_unique":
