@@ -163,6 +163,7 @@ class Evidence:
         self._user_text: str | None = None
         self._before: dict[str, int] = {}
         self._first_said: dict[str, int] | None = None
+        self._said_lower: list[str] = []
         self._users_only_seen: dict[tuple[str, int], bool] = {}
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
@@ -387,12 +388,8 @@ class Evidence:
     def _users_text(self) -> str:
         """Every message of the user, in lower case."""
         if self._user_text is None:
-            self._user_text = "\n".join(
-                body.lower()
-                for lines in self._lines.values()
-                for _, author, body in lines
-                if author == USER_AUTHOR
-            )
+            self._first_words()
+            self._user_text = "\n".join(self._said_lower)
         return self._user_text
 
     def _users_only(self, value: str, event_id: str) -> bool:
@@ -425,8 +422,7 @@ class Evidence:
     def _may_be_users(self, value: str) -> bool:
         """Whether the user's messages hold the first words of ``value`` as written (cheap:
         most values a call or a result holds are not the user's, and are not read further)."""
-        self._said_before("")  # builds the first message of each word the user wrote
-        first = self._first_said or {}
+        first = self._first_words()
         return all(w in first for w in _LETTER_RUNS.findall(value.lower(), 0, 60)[:3])
 
     def _asked_only(
@@ -470,22 +466,28 @@ class Evidence:
     def _said_before(self, event_id: str) -> Callable[[str], bool]:
         """Whether the user wrote a word (folded) in a message before ``event_id`` (in any
         message, when the session does not hold it): what a call or a tool could have been
-        handed. Each word's first message is found once for the whole session."""
-        if self._first_said is None:
-            self._before = {}
-            said: list[str] = []
-            for eid, lines in self._lines.items():  # in the transcript's order
-                self._before[eid] = len(said)
-                said += [body for _, author, body in lines if author == USER_AUTHOR]
-            # Its words as written, in lower case, from the last message back: an earlier
-            # message's count replaces a later one's (one update in C per message, not a
-            # call per word).
-            self._first_said = {}
-            for count in range(len(said) - 1, -1, -1):
-                words = _LETTER_RUNS.findall(said[count].lower())
-                self._first_said.update(dict.fromkeys(words, count))
-        first, before = self._first_said, self._before.get(event_id, 1 << 62)
+        handed."""
+        first, before = self._first_words(), self._before.get(event_id, 1 << 62)
         return lambda word: first.get(word, before) < before
+
+    def _first_words(self) -> dict[str, int]:
+        """Each word the user wrote, as written in lower case, and the first of their messages
+        holding it; found once for the whole session, with how many messages each event
+        follows (``_before``) and the messages in lower case (``_said_lower``)."""
+        if self._first_said is not None:
+            return self._first_said
+        before: dict[str, int] = {}
+        said: list[str] = []
+        for eid, lines in self._lines.items():  # in the transcript's order
+            before[eid] = len(said)
+            said += [body.lower() for _, author, body in lines if author == USER_AUTHOR]
+        # From the last message back: an earlier message's count replaces a later one's (one
+        # update in C per message, not a call per word).
+        first: dict[str, int] = {}
+        for count in range(len(said) - 1, -1, -1):
+            first.update(dict.fromkeys(_LETTER_RUNS.findall(said[count]), count))
+        self._before, self._said_lower, self._first_said = before, said, first
+        return first
 
     def _unechoed(self, text: str, event_id: str) -> str:
         """``text`` (a payload, as :func:`established` leaves it) without the strings of
@@ -512,24 +514,38 @@ class Evidence:
         """Whether the session holds a call of this id (and the result's name) for the result
         ``call_id`` to answer: a result is vouched for by the call it answers, whoever made it
         (the user runs device tools in telecom sessions)."""
-        if self._calls is None:
-            self._calls = {(c.id, c.name) for e in self.events.values() for c in e.function_calls()}
         name = next((r.name for r in results if r.id == call_id), None)
-        return call_id is not None and (call_id, name) in self._calls
+        return call_id is not None and (call_id, name) in self._traffic()[0]
 
     def _answered(self, call_id: str) -> bool:
         """Whether the session holds a result of the call ``call_id`` that is not an error,
         and not the user's own answer to a call other than agentlog's requests to a person
         (a confirmation, a credential): a customer saying a refund went through is not the
         refund tool answering."""
-        if self._answers is None:
-            self._answers = {
-                r.id: not (isinstance(r.response, dict) and "error" in r.response)
-                for e in self.events.values()
-                for r in e.function_responses()
-                if r.id is not None and (e.author != USER_AUTHOR or is_human_request(r.name))
-            }
-        return self._answers.get(call_id, False)
+        return self._traffic()[1].get(call_id, False)
+
+    def _traffic(self) -> tuple[set[tuple[str | None, str]], dict[str, bool]]:
+        """The session's calls (:meth:`_called`) and answers (:meth:`_answered`), read in one
+        pass over every event's parts: both are asked of most tool lines a record cites."""
+        if self._calls is not None and self._answers is not None:
+            return self._calls, self._answers
+        calls: set[tuple[str | None, str]] = set()
+        answers: dict[str, bool] = {}
+        for event in self.events.values():
+            if event.content is None:
+                continue
+            users = event.author == USER_AUTHOR
+            for part in event.content.parts:
+                if (call := part.function_call) is not None:
+                    calls.add((call.id, call.name))
+                result = part.function_response
+                if result is None or result.id is None:
+                    continue
+                if not users or is_human_request(result.name):
+                    failed = isinstance(result.response, dict) and "error" in result.response
+                    answers[result.id] = not failed
+        self._calls, self._answers = calls, answers
+        return calls, answers
 
     def _unquoted(self, text: str, event: Event) -> str:
         """``text`` without the runs of :data:`_QUOTED` words or more that a message of the
