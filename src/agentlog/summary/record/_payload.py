@@ -73,11 +73,20 @@ short. Not "reason": a cancellation's or a return's reason is what the action re
 one of a few values ("no longer needed", "damaged_in_transit"), and a record repeats it."""
 _FREE_VALUE: Final = re.compile(r'"(?:[^"\\]|\\.)*+"|\[(?:"(?:[^"\\]|\\.)*+"(?:, )?)*+\]')
 """A string, or a list of strings, as rendered JSON spells them."""
+_BY_LAST: Final = {k[-1]: [j for j in _TEXT_KEYS if j[-1] == k[-1]] for k in _TEXT_KEYS}
 _FREE_KEY: Final = re.compile(
-    '": ["\\[](?:' + "|".join(f'(?<={k}": .)' for k in _TEXT_KEYS) + ")", re.IGNORECASE
+    '": ["\\[](?:'
+    + "|".join(
+        f'(?<={last}": .)(?:' + "|".join(f'(?<={k}": .)' for k in keys) + ")"
+        for last, keys in _BY_LAST.items()
+    )
+    + ")",
+    re.IGNORECASE,
 )
 """Where a free-text field's value starts: the ``": "`` comes first, so the engine jumps
-from one value to the next, and a look-behind for each key's end tells a free-text field."""
+from one value to the next, and a look-behind for each key's end tells a free-text field
+(the keys grouped by their last letter: one look-behind of a letter rules out a group, most
+keys end in none of theirs)."""
 
 
 def established(payload: str) -> str:

@@ -150,6 +150,8 @@ REVERSALS: Final = frozenset(
     | {"overturned", "retracted", "undone"}
 )
 """Hedges that undo what their clause says, a state of their own when said alone."""
+_HINTS: Final = _MARKER_HINTS | _HEDGE_HINTS | _ASKED_HINTS | {"be", "see"}
+"""Every word :func:`_clauses` and :func:`_hedges` ask a text whether it holds."""
 _STRING_ENDS: Final = ('"', "\n", "\u23ce", "[", "]", "{", "}")
 _PROSE_BEFORE: Final = frozenset(' ("[/')
 """What stands before a marker written as prose ("approved (pending signature)"), not inside
@@ -281,7 +283,8 @@ def _clauses(folded: str, spaced: str, hedge: bool = True) -> list[tuple[int, in
     """The spans of the conditions of ``folded``, from its spacing ``spaced``, which keeps every
     character's place (markers are found there, whole: ``refund_if_approved`` has one, as
     every character but a letter is a space there; a clause's ends are found here)."""
-    words = set(spaced.split())
+    # Only the hint words are looked up again: their set, not every word's, is made.
+    words = _HINTS.intersection(spaced.split())
     hints = _MARKER_HINTS.intersection(words)
     hedged = _hedges(folded, spaced, words) if hedge else []
     if not _ASKED_HINTS.isdisjoint(words) and any(
@@ -316,9 +319,10 @@ def _clauses(folded: str, spaced: str, hedge: bool = True) -> list[tuple[int, in
     return _merged(spans, hedged) if hedged else spans
 
 
-def _hedges(folded: str, spaced: str, words: set[str]) -> list[tuple[int, int]]:
+def _hedges(folded: str, spaced: str, words: frozenset[str]) -> list[tuple[int, int]]:
     """The spans a hedge reaches: each hedge word or mark conditions its whole clause, before
-    and after it, up to a string's quote or a sentence's end (:data:`_HEDGE_END`)."""
+    and after it, up to a string's quote or a sentence's end (:data:`_HEDGE_END`). ``words``
+    are the text's words among :data:`_HINTS`."""
     spans: list[tuple[int, int]] = []
     hints = set(_HEDGE_HINTS.intersection(words))
     if "be" in words and " to be " in spaced:
