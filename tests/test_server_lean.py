@@ -5,18 +5,31 @@ answers it, the refused ones included."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import fastapi.routing
 import httpx
 import pytest
+from fastapi.telemetry._asgi import NativeTelemetry
 
 from agentlog.server import lean
 from server_support import ADMIN_KEY, ANA_KEY, BEN_KEY, desk_app, parse_sse, sqlite
 
 _JSON = {"content-type": "application/json"}
+
+
+@pytest.fixture(autouse=True)
+def _telemetry_off() -> Iterator[None]:
+    """FastAPI's native telemetry off, as in a process with no OpenTelemetry provider set.
+
+    The provider is process-wide: once any test sets one (google-adk's ``get_fast_api_app``
+    does), FastAPI traces every request and the lean path gives way to it, as it must
+    (``test_a_turn_with_telemetry_on_is_fastapis``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(NativeTelemetry, "enabled", lambda self: False)
+        yield
 
 
 def _client(app: Any, key: str | None) -> httpx.AsyncClient:
@@ -46,6 +59,30 @@ async def test_a_turn_is_answered_without_solving_dependencies(
             assert all(f.id for f in frames if f.event == "event")
     finally:
         await store.close()
+
+
+async def test_a_turn_with_telemetry_on_is_fastapis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solved: list[object] = []
+    solve = fastapi.routing.solve_dependencies
+
+    async def counted(**kwargs: Any) -> Any:
+        solved.append(kwargs["request"].url.path)
+        return await solve(**kwargs)
+
+    monkeypatch.setattr(fastapi.routing, "solve_dependencies", counted)
+    monkeypatch.setattr(NativeTelemetry, "enabled", lambda self: True)
+    store = sqlite(tmp_path)
+    try:
+        async with _client(desk_app(store), ANA_KEY) as client:
+            assert (await client.post("/sessions", json={"session_id": "s-1"})).status_code == 201
+            turn = await client.post("/sessions/s-1/messages", json={"text": "hello"})
+            assert parse_sse(turn.text)[-1].event == "end"
+    finally:
+        await store.close()
+    # FastAPI's own handler answered both, so its spans cover them.
+    assert solved == ["/sessions", "/sessions/s-1/messages"]
 
 
 async def test_a_turn_once_routed_takes_the_lane(
