@@ -13,11 +13,14 @@ import fastapi.routing
 import httpx
 import pytest
 from fastapi.telemetry._asgi import NativeTelemetry
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
 
 from agentlog.server import lean
 from server_support import ADMIN_KEY, ANA_KEY, BEN_KEY, desk_app, parse_sse, sqlite
 
 _JSON = {"content-type": "application/json"}
+_ENABLED = NativeTelemetry.enabled
 
 
 @pytest.fixture(autouse=True)
@@ -72,7 +75,11 @@ async def test_a_turn_with_telemetry_on_is_fastapis(
         return await solve(**kwargs)
 
     monkeypatch.setattr(fastapi.routing, "solve_dependencies", counted)
-    monkeypatch.setattr(NativeTelemetry, "enabled", lambda self: True)
+    # This test's telemetry is on, with a provider set as test_tracing sets it (process-wide,
+    # once: later tests see it too; the fixture turns it off for this module's others).
+    monkeypatch.setattr(NativeTelemetry, "enabled", _ENABLED)
+    if not isinstance(trace.get_tracer_provider(), TracerProvider):
+        trace.set_tracer_provider(TracerProvider())
     store = sqlite(tmp_path)
     try:
         async with _client(desk_app(store), ANA_KEY) as client:
