@@ -281,7 +281,7 @@ class Unit:
         if self._groups is None:
             self._groups = record_lists(self._source[1], self._grouping()[1])
         grouped = self._grouped_words()
-        return any(w in grouped for word in words for w in forms(word))
+        return any(not forms(word).isdisjoint(grouped) for word in words)
 
     def _grouped_words(self) -> set[str]:
         """Every word the records of the payload's groups hold (read once per unit)."""
