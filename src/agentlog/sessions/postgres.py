@@ -818,12 +818,23 @@ def _merged_appends(puts: bool, gones: bool) -> LiteralString:
         + " ELSE x.lease_token = r.lease::bigint END"
         " RETURNING r.i, x.pk, x.version, r.event_id, r.inv, r.author, r.ts, r.payload,"
         " r.cend, r.notice" + returned + ")",
+        *_merged_writes(puts, gones),
+    ]
+    return (
+        "WITH " + ", ".join(ctes) + " SELECT i, pk, pg_notify(" + CHANNEL_SQL + ", notice) FROM s"
+    )
+
+
+def _merged_writes(puts: bool, gones: bool) -> list[LiteralString]:
+    """A merged statement's writes of the appends ``s`` returns: their event rows, and their
+    ``session_state`` puts and removals when some append has them."""
+    writes: list[LiteralString] = [
         "e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
         " format_version, payload, compaction_end) SELECT pk, version, event_id, inv, author,"
-        " ts::float8, %(format)s::integer, payload, cend::float8 FROM s)",
+        " ts::float8, %(format)s::integer, payload, cend::float8 FROM s)"
     ]
     if puts:
-        ctes.append(
+        writes.append(
             "session_put AS (INSERT INTO session_state (session_pk, key, value)"
             " SELECT s.pk, u.key, u.value FROM s, ROWS FROM"
             " (json_array_elements_text(s.put_keys), json_array_elements(s.put_values))"
@@ -831,14 +842,12 @@ def _merged_appends(puts: bool, gones: bool) -> LiteralString:
             " ON CONFLICT (session_pk, key) DO UPDATE SET value = excluded.value)"
         )
     if gones:
-        ctes.append(
+        writes.append(
             "session_gone AS (DELETE FROM session_state d USING s,"
             " json_array_elements_text(s.gone) AS g (key)"
             " WHERE d.session_pk = s.pk AND d.key = g.key)"
         )
-    return (
-        "WITH " + ", ".join(ctes) + " SELECT i, pk, pg_notify(" + CHANNEL_SQL + ", notice) FROM s"
-    )
+    return writes
 
 
 _MERGED_APPENDS: Final = (
@@ -1070,24 +1079,8 @@ def _merged_lease_appends(puts: bool, gones: bool) -> LiteralString:
         + " AS appended, old.app, old.usr, old.sid, old.event_id, old.inv, old.author, old.ts,"
         " old.payload, old.cend" + returned + ")",
         "s AS (SELECT * FROM won WHERE appended)",
-        "e AS (INSERT INTO events (session_pk, seq, event_id, invocation_id, author, timestamp,"
-        " format_version, payload, compaction_end) SELECT pk, version, event_id, inv, author,"
-        " ts::float8, %(format)s::integer, payload, cend::float8 FROM s)",
+        *_merged_writes(puts, gones),
     ]
-    if puts:
-        ctes.append(
-            "session_put AS (INSERT INTO session_state (session_pk, key, value)"
-            " SELECT s.pk, u.key, u.value FROM s, ROWS FROM"
-            " (json_array_elements_text(s.put_keys), json_array_elements(s.put_values))"
-            " AS u (key, value)"
-            " ON CONFLICT (session_pk, key) DO UPDATE SET value = excluded.value)"
-        )
-    if gones:
-        ctes.append(
-            "session_gone AS (DELETE FROM session_state d USING s,"
-            " json_array_elements_text(s.gone) AS g (key)"
-            " WHERE d.session_pk = s.pk AND d.key = g.key)"
-        )
     return (
         "WITH "
         + ", ".join(ctes)
