@@ -776,8 +776,12 @@ _escape_json: Final[Callable[[str], str]] = json.encoder.encode_basestring
 """A string as JSON, as the event and state encoders write it (``ensure_ascii=False``)."""
 
 
-def _merged_appends(puts: bool, gones: bool) -> LiteralString:
-    """``_merge_appends``' statement, with its ``session_state`` writes as needed."""
+def _delta_columns(
+    puts: bool, gones: bool, rows: LiteralString
+) -> tuple[LiteralString, LiteralString, LiteralString]:
+    """A merged statement's delta columns, when some append has them: what its ``r`` reads
+    from the parameters, their names there, and what the update returns of them from
+    ``rows``."""
     extra: LiteralString = ""
     names: LiteralString = ""
     returned: LiteralString = ""
@@ -787,11 +791,17 @@ def _merged_appends(puts: bool, gones: bool) -> LiteralString:
             " json_array_elements(%(session_put_values)s::json)"
         )
         names += ", put_keys, put_values"
-        returned += ", r.put_keys, r.put_values"
+        returned += ", " + rows + ".put_keys, " + rows + ".put_values"
     if gones:
         extra += ", json_array_elements(%(session_gone)s::json)"
         names += ", gone"
-        returned += ", r.gone"
+        returned += ", " + rows + ".gone"
+    return extra, names, returned
+
+
+def _merged_appends(puts: bool, gones: bool) -> LiteralString:
+    """``_merge_appends``' statement, with its ``session_state`` writes as needed."""
+    extra, names, returned = _delta_columns(puts, gones, "r")
     ctes: list[LiteralString] = [
         "r AS (SELECT * FROM ROWS FROM (json_array_elements_text(%(app)s::json),"
         " json_array_elements_text(%(user)s::json), json_array_elements_text(%(sid)s::json),"
@@ -1023,20 +1033,7 @@ _LEASE_MERGED_SCALARS: Final = (
 
 def _merged_lease_appends(puts: bool, gones: bool) -> LiteralString:
     """``_merge_lease_appends``' statement, with its ``session_state`` writes as needed."""
-    extra: LiteralString = ""
-    names: LiteralString = ""
-    returned: LiteralString = ""
-    if puts:
-        extra += (
-            ", json_array_elements(%(session_put_keys)s::json),"
-            " json_array_elements(%(session_put_values)s::json)"
-        )
-        names += ", put_keys, put_values"
-        returned += ", old.put_keys, old.put_values"
-    if gones:
-        extra += ", json_array_elements(%(session_gone)s::json)"
-        names += ", gone"
-        returned += ", old.gone"
+    extra, names, returned = _delta_columns(puts, gones, "old")
     appends: LiteralString = "old.lease_owner IS NULL AND old.last_update_time < old.ts::float8"
     ctes: list[LiteralString] = [
         "r AS (SELECT * FROM ROWS FROM (json_array_elements_text(%(app)s::json),"
