@@ -1,6 +1,7 @@
-"""The two blind-written domain sets, ``evals/clinic-eval.jsonl`` and ``evals/saas-eval.jsonl``:
-each file is what its script writes, in the development sessions' format, and its hand-written
-expectations hold against its own transcripts."""
+"""The blind-written domain sets (``evals/clinic-eval.jsonl``, ``saas-eval.jsonl``,
+``banking-eval.jsonl`` and ``property-eval.jsonl``): each file is what its script writes, in the
+development sessions' format, and its hand-written expectations hold against its own
+transcripts."""
 
 from __future__ import annotations
 
@@ -17,6 +18,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SETS = {
     "clinic": (ROOT / "evals" / "clinic-eval.jsonl", ROOT / "evals" / "build_clinic_evalset.py"),
     "saas": (ROOT / "evals" / "saas-eval.jsonl", ROOT / "evals" / "build_saas_evalset.py"),
+    "banking": (
+        ROOT / "evals" / "banking-eval.jsonl",
+        ROOT / "evals" / "build_banking_evalset.py",
+    ),
+    "property": (
+        ROOT / "evals" / "property-eval.jsonl",
+        ROOT / "evals" / "build_property_evalset.py",
+    ),
 }
 
 
