@@ -457,7 +457,9 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
         for m in _CALL_LIST.finditer(calls):
             passed.extend(v[1] for v in _LIST_STRING.finditer(m[1]))
     introduced: dict[str, str] = {}
-    for value in passed:
+    # Calls pass the same values again and again (a user id, an order id): each is judged
+    # once, in order of first passing (what comes of a value does not depend on the others).
+    for value in dict.fromkeys(passed):
         if value not in judged and (
             identifier_shaped(value)
             or (" " in value and _is_grouped(value))

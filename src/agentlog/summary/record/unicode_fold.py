@@ -112,6 +112,10 @@ def fold(text: str) -> str:
 # the engine skips ahead to candidates instead of trying every position.
 _GLUE: Final = re.compile(r"[_.\-/|+*~\u00b7\u2022](?<=[^\W\d_].)(?=[^\W\d_])")
 _SPELT_APART: Final = re.compile(r"(^| )((?:[^\W\d_] ){2,}[^\W\d_])(?![^\W\d_])")
+# Every text ``_SPELT_APART`` matches holds a space, a letter, a space and a letter (its second
+# and third letters, or its first and second); searched first, as this starts with a literal
+# and that with a group, which the engine tries at every position.
+_SPELT_PAIR: Final = re.compile(r" [^\W\d_] [^\W\d_]")
 
 
 def loosen(text: str, folded: str | None = None) -> str:
@@ -126,6 +130,6 @@ def loosen(text: str, folded: str | None = None) -> str:
     if not text.isascii() and any(unicodedata.category(c) == "Cf" for c in wide_chars(text)):
         folded = fold("".join(" " if unicodedata.category(c) == "Cf" else c for c in text))
     loose = _GLUE.sub(" ", folded)
-    if " " in loose:
+    if " " in loose and _SPELT_PAIR.search(loose) is not None:
         loose = _SPELT_APART.sub(lambda m: m[1] + m[2].replace(" ", ""), loose)
     return loose
