@@ -34,17 +34,19 @@ by running every case and tallying the verified ones), 418 of 1,197 cases end ``
 the tree this round started from: family 2: 32 of 64, 4: 8 of 48, 5: 108 of 192, 6: 20 of 24,
 7: 8 of 20, 8: 32 of 40, 9: 48 of 80 (16 of them amounts in cents read as dollars), 10: 128 of
 236, 12: 24 of 112, through a compaction 5 of 14, through a handoff 5 of 7; families 1, 3, 11
-and 13: none of 360. The fixes belong in files this
-round may not edit, so they are patches: ``/tmp/h6-patches/01-foreign-negators.patch`` (the
+and 13: none of 360. The fixes belong in files this round may not edit, so they are
+patches: ``/tmp/h6-patches/01-foreign-negators.patch`` (the
 negation particles of German, French, Portuguese, Dutch and Polish read as "not") and
-``02-failed-answers.patch`` (a result whose JSON says failure answers no call); with both,
-306 of 1,197. The cases each fixes are strict xfails naming it (:data:`_NEEDS_PATCH`); those
-still open are strict xfails too (:data:`_OPEN`): a failed result that holds the order id, an
+``02-failed-answers.patch`` (a result whose JSON says failure answers no call, and does not
+lend its tool's name) and ``03-grouped-number-runs.patch`` (``1'000.00`` does not hold "1");
+with the three, 208 of 1,197 (family 5: 16, 9: 32, 10: 32, paths 2 and 2; the others as
+before). The cases each fixes are strict xfails naming it (:data:`_NEEDS_PATCH`); those
+still open are strict xfails too (:data:`_OPEN`): a write answered ``{"refund": null}``, an
 error result holding the request's values, a short echo under a state key, an identifier or
 amount held under another thing's key, entities pooled across two results, a later result of
-the same call undoing the cited one, grouped numbers read in parts (``1'000.00`` holds "1"),
-minor units read as major, Cyrillic "не" (folded to "he"), a foreign hedge, a tool named as
-the claim.
+the same call undoing the cited one, numbers apart by a space or an exponent (``8 400``,
+``1e2``), minor units read as major, Cyrillic "не" (folded to "he"), a foreign hedge, a tool
+named as the claim.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ _ODOBRENO: Final = "\\u043e\\u0434\\u043e\\u0431\\u0440\\u0435\\u043d\\u043e"
 _PATCHES: Final = {
     "01": "needs /tmp/h6-patches/01-foreign-negators.patch",
     "02": "needs /tmp/h6-patches/02-failed-answers.patch",
+    "03": "needs /tmp/h6-patches/03-grouped-number-runs.patch",
 }
 _NEEDS_PATCH: Final[dict[str, str]] = {
     "test_a_negation_in_another_language_says_no[kein genehmigt-genehmigt]": _PATCHES["01"],
@@ -81,12 +84,27 @@ _NEEDS_PATCH: Final[dict[str, str]] = {
     "test_a_negation_in_another_language_says_no[nie zatwierdzony-zatwierdzony]": _PATCHES["01"],
     "test_a_negation_in_another_language_says_no[niet goedgekeurd-goedgekeurd]": _PATCHES["01"],
     "test_a_negation_in_another_language_says_no[pas approuv\\xe9-approuv\\xe9]": _PATCHES["01"],
+    "test_a_number_another_way_is_not_another_number[1 000,00-wordings2]": _PATCHES["03"],
+    "test_a_number_another_way_is_not_another_number[1'000.00-wordings0]": _PATCHES["03"],
+    "test_a_number_another_way_is_not_another_number[1\\u202f000,00-wordings1]": _PATCHES["03"],
     "test_a_write_that_failed_is_not_its_act[answer0-approve_refund]": _PATCHES["02"],
     "test_a_write_that_failed_is_not_its_act[answer0-refund_approve]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer1-approve_refund]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer1-refund_approve]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer3-approve_refund]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer3-refund_approve]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer4-approve_refund]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer4-refund_approve]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer5-approve_refund]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer5-refund_approve]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer7-approve_refund]": _PATCHES["02"],
+    "test_a_write_that_failed_is_not_its_act[answer7-refund_approve]": _PATCHES["02"],
     "test_through_a_compaction[events3-A-1001 refund approved.]": _PATCHES["02"],
     "test_through_a_compaction[events5-A-1001 refund genehmigt.]": _PATCHES["01"],
+    "test_through_a_compaction[events6-A-1001 refund of $1.00 approved.]": _PATCHES["03"],
     "test_through_a_handoff[events3-A-1001 refund approved.]": _PATCHES["02"],
     "test_through_a_handoff[events5-A-1001 refund genehmigt.]": _PATCHES["01"],
+    "test_through_a_handoff[events6-A-1001 refund of $1.00 approved.]": _PATCHES["03"],
 }
 """Cases that end ``verified`` on this tree and not with the named patch applied."""
 _OPEN: Final[frozenset[str]] = frozenset(
@@ -95,9 +113,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
         + "-".join(("\\u043d\\u0435 " + _ODOBRENO, _ODOBRENO))
         + "]",
         "test_a_negation_in_another_language_says_no[vorl\\xe4ufig genehmigt-genehmigt]",
-        "test_a_number_another_way_is_not_another_number[1 000,00-wordings2]",
-        "test_a_number_another_way_is_not_another_number[1'000.00-wordings0]",
-        "test_a_number_another_way_is_not_another_number[1\\u202f000,00-wordings1]",
         "test_a_number_another_way_is_not_another_number[1e2-wordings5]",
         "test_a_number_another_way_is_not_another_number[8 400-wordings3]",
         "test_a_number_another_way_is_not_another_number[USD 12/84-wordings9]",
@@ -107,18 +122,8 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_state_a_later_result_of_the_same_thing_undid_is_not_verified[first3-later3]",
         "test_a_tool_named_as_a_claim_is_not_the_claim[manager_approved_full_refund]",
         "test_a_tool_named_as_a_claim_is_not_the_claim[refund_approved]",
-        "test_a_write_that_failed_is_not_its_act[answer1-approve_refund]",
-        "test_a_write_that_failed_is_not_its_act[answer1-refund_approve]",
-        "test_a_write_that_failed_is_not_its_act[answer3-approve_refund]",
-        "test_a_write_that_failed_is_not_its_act[answer3-refund_approve]",
-        "test_a_write_that_failed_is_not_its_act[answer4-approve_refund]",
-        "test_a_write_that_failed_is_not_its_act[answer4-refund_approve]",
-        "test_a_write_that_failed_is_not_its_act[answer5-approve_refund]",
-        "test_a_write_that_failed_is_not_its_act[answer5-refund_approve]",
         "test_a_write_that_failed_is_not_its_act[answer6-approve_refund]",
         "test_a_write_that_failed_is_not_its_act[answer6-refund_approve]",
-        "test_a_write_that_failed_is_not_its_act[answer7-approve_refund]",
-        "test_a_write_that_failed_is_not_its_act[answer7-refund_approve]",
         "test_an_amount_in_cents_is_not_dollars[amount_cents]",
         "test_an_amount_in_cents_is_not_dollars[amount_in_cents]",
         "test_an_amount_in_cents_is_not_dollars[cents]",
@@ -137,10 +142,8 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_citations_do_not_pool_their_entities[first2-second2-wordings2]",
         "test_through_a_compaction[events1-A-1001 refund approved.]",
         "test_through_a_compaction[events4-A-2002 refund approved.]",
-        "test_through_a_compaction[events6-A-1001 refund of $1.00 approved.]",
         "test_through_a_handoff[events1-A-1001 refund approved.]",
         "test_through_a_handoff[events4-A-2002 refund approved.]",
-        "test_through_a_handoff[events6-A-1001 refund of $1.00 approved.]",
     }
 )
 """Cases that still end ``verified`` with both patches: open (module docstring)."""
