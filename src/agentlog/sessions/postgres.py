@@ -63,6 +63,15 @@ from agentlog.errors import (
 from agentlog.events import REMOVED, Event
 from agentlog.ids import new_session_id
 from agentlog.sessions._first_append import plan_first
+from agentlog.sessions._pg_load import (
+    CREATED_SELECT,
+    LOAD_AFTER,
+    LOAD_ALL,
+    created_rows,
+    key_params,
+    load_query,
+    split_load,
+)
 from agentlog.sessions._plan import (
     AppendPlan,
     StoredHead,
@@ -77,6 +86,7 @@ from agentlog.sessions.codec import (
     EVENT_FORMAT_VERSION,
     decode_events,
     decode_state,
+    encode_value,
     encode_values,
 )
 from agentlog.sessions.leases import Lease, LeasedAppend, TurnState
@@ -89,16 +99,8 @@ _Query = tuple[LiteralString, Params]
 
 _BEGIN_SNAPSHOT: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _WHERE_SESSION: Final = "app_name = %s AND user_id = %s AND session_id = %s"
-_SESSION_PK: Final = "(SELECT pk FROM sessions WHERE " + _WHERE_SESSION + ")"
-_SESSION_ROW: Final = (
-    "SELECT version, last_update_time, create_time, pk FROM sessions WHERE " + _WHERE_SESSION
-)
 _APP_STATE: Final = "SELECT key, value::text FROM app_state WHERE app_name = %s"
 _USER_STATE: Final = "SELECT key, value::text FROM user_state WHERE app_name = %s AND user_id = %s"
-_SESSION_STATE: Final = (
-    "SELECT key, value::text FROM session_state WHERE session_pk = " + _SESSION_PK
-)
-_EVENTS: Final = "SELECT event_id, format_version, payload::text FROM events"
 
 # Per scope: its table, the columns naming the owner, the owner's values (selected from CTE
 # ``s``, so nothing is written when ``s`` is empty), and the condition matching the owner's rows.
@@ -224,14 +226,23 @@ class PostgresSessionService(PostgresStore):
             " ON CONFLICT ON CONSTRAINT sessions_key DO NOTHING RETURNING pk)",
             delta,
             params,
+            select=CREATED_SELECT,
         )
-        # Read committed: the reads after the insert see what it wrote.
-        created, *loaded = await self._writes.run(
-            Group([(insert, params), *_load_queries(app_name, user_id, sid)])
-        )
-        if not created:
+        # One statement, which reads the app and user state as they were before it: what it
+        # wrote of them (and the whole of the new session's) is laid over from the delta.
+        (rows,) = await self._writes.run(Group([(insert, params)]))
+        pk, app_rows, user_rows = created_rows(rows)
+        if pk is None:
             raise SessionExistsError(app_name, user_id, sid)
-        return _session(app_name, user_id, sid, *loaded)
+        return _session(
+            app_name,
+            user_id,
+            sid,
+            [(0, now, now, pk)],
+            _overlaid(app_rows, delta.app),
+            _overlaid(user_rows, delta.user),
+            _overlaid([], delta.session),
+        )
 
     async def get_session(
         self,
@@ -245,14 +256,8 @@ class PostgresSessionService(PostgresStore):
         check_ids(app_name, user_id, session_id)
         if config is None and self._cache is not None:
             return await self._get_all(app_name, user_id, session_id, self._cache)
-        results = await self._reads.run(
-            Group(
-                [
-                    *_load_queries(app_name, user_id, session_id),
-                    _events_query(app_name, user_id, session_id, config),
-                ]
-            )
-        )
+        (rows,) = await self._reads.run(Group([load_query(app_name, user_id, session_id, config)]))
+        results = split_load(rows)
         return _session(app_name, user_id, session_id, *results)
 
     async def _get_all(self, app_name: str, user_id: str, sid: str, cache: EventCache) -> Session:
@@ -262,20 +267,13 @@ class PostgresSessionService(PostgresStore):
         key = (app_name, user_id, sid)
         known = cache.peek(key)
         start = known.version if known is not None else 0
-        session_rows, app_rows, user_rows, state_rows, event_rows = await self._reads.run(
-            Group(
-                [
-                    *_load_queries(app_name, user_id, sid),
-                    (
-                        _EVENTS
-                        + " WHERE session_pk = "
-                        + _SESSION_PK
-                        + " AND seq > %s ORDER BY seq",
-                        (app_name, user_id, sid, start),
-                    ),
-                ]
-            )
-        )
+        query: LiteralString = LOAD_ALL
+        params = key_params(app_name, user_id, sid)
+        if start:
+            query = LOAD_AFTER
+            params.append(start)
+        (rows,) = await self._reads.run(Group([(query, params)]))
+        session_rows, app_rows, user_rows, state_rows, event_rows = split_load(rows)
         if not session_rows:
             cache.drop(key)
             raise SessionNotFoundError(app_name, user_id, sid)
@@ -292,14 +290,8 @@ class PostgresSessionService(PostgresStore):
     async def _get_uncached_all(
         self, app_name: str, user_id: str, sid: str, cache: EventCache
     ) -> Session:
-        session_rows, app_rows, user_rows, state_rows, event_rows = await self._reads.run(
-            Group(
-                [
-                    *_load_queries(app_name, user_id, sid),
-                    _events_query(app_name, user_id, sid, None),
-                ]
-            )
-        )
+        (rows,) = await self._reads.run(Group([(LOAD_ALL, key_params(app_name, user_id, sid))]))
+        session_rows, app_rows, user_rows, state_rows, event_rows = split_load(rows)
         session = _session(
             app_name, user_id, sid, session_rows, app_rows, user_rows, state_rows, event_rows
         )
@@ -637,26 +629,26 @@ def _statement(
     params: dict[str, Any],
     *,
     notify: bool = False,
+    select: LiteralString = " SELECT pk FROM s",
 ) -> str:
-    """One statement: ``session_cte`` (CTE ``s``, the session's pk), then ``delta`` written;
-    with ``notify``, ``pg_notify`` of ``params["notice"]`` when ``s`` wrote a row."""
+    """One statement: ``session_cte`` (CTE ``s``, the session's pk), then ``delta`` written,
+    then ``select``; with ``notify``, instead ``pg_notify`` of ``params["notice"]`` when ``s``
+    wrote a row."""
     shape = _delta_params(delta, params)
-    key = (session_cte, shape, notify)
+    key = (session_cte, shape, notify, select)
     query = _STATEMENTS.get(key)
     if query is None:
         ctes = [session_cte, *_delta_ctes(shape)]
-        # In the final SELECT, where it runs (a SELECT CTE nothing refers to would not), once
-        # per row of ``s``: an append that wrote nothing notifies nobody; delivered on commit.
-        select: LiteralString = (
-            " SELECT pk, pg_notify(" + CHANNEL_SQL + ", %(notice)s) FROM s"
-            if notify
-            else " SELECT pk FROM s"
-        )
+        if notify:
+            # In the final SELECT, where it runs (a SELECT CTE nothing refers to would not),
+            # once per row of ``s``: an append that wrote nothing notifies nobody; delivered
+            # on commit.
+            select = " SELECT pk, pg_notify(" + CHANNEL_SQL + ", %(notice)s) FROM s"
         query = _STATEMENTS.setdefault(key, "WITH " + ", ".join(ctes) + select)
     return query
 
 
-_STATEMENTS: dict[tuple[str, tuple[bool, ...], bool], str] = {}
+_STATEMENTS: dict[tuple[str, tuple[bool, ...], bool, str], str] = {}
 """Statements by their session CTE and delta shape: a few dozen, built once each."""
 
 
@@ -1099,43 +1091,6 @@ _MERGED_LEASE_APPENDS: Final = (
 )
 
 
-def _events_query(app_name: str, user_id: str, sid: str, config: GetSessionConfig | None) -> _Query:
-    where: LiteralString = "session_pk = " + _SESSION_PK
-    params: list[Any] = [app_name, user_id, sid]
-    if config is not None and config.from_latest_compaction:
-        # Timestamps are never negative, so -1 lets every event through when no compaction is
-        # stored.
-        where += (
-            " AND timestamp > coalesce((SELECT max(compaction_end) FROM events WHERE session_pk = "
-            + _SESSION_PK
-            + " AND compaction_end IS NOT NULL), -1)"
-        )
-        params += [app_name, user_id, sid]
-    if config is not None and config.after_timestamp is not None:
-        where += " AND timestamp >= %s"
-        params.append(config.after_timestamp)
-    if config is None or config.num_recent_events is None:
-        return _EVENTS + " WHERE " + where + " ORDER BY seq", params
-    params.append(config.num_recent_events)
-    return (
-        "SELECT event_id, format_version, payload FROM (SELECT seq, event_id, format_version,"
-        " payload::text AS payload FROM events WHERE " + where + " ORDER BY seq DESC LIMIT %s)"
-        " AS recent ORDER BY seq",
-        params,
-    )
-
-
-def _load_queries(app_name: str, user_id: str, sid: str) -> list[_Query]:
-    """The session row and its three state scopes, as ``_session`` takes them."""
-    key = (app_name, user_id, sid)
-    return [
-        (_SESSION_ROW, key),
-        (_APP_STATE, (app_name,)),
-        (_USER_STATE, (app_name, user_id)),
-        (_SESSION_STATE, key),
-    ]
-
-
 def _session(
     app_name: str,
     user_id: str,
@@ -1179,6 +1134,16 @@ def _state(
     return decode_state(
         rows, table=table, session_id=session_id, owner=owner, skip_corrupt=skip_corrupt
     )
+
+
+def _overlaid(rows: list[_Row], changes: dict[str, Any]) -> list[_Row]:
+    """A scope's ``(key, value)`` rows as read before a statement wrote ``changes`` to it,
+    as they are after (each value as the statement stored it)."""
+    if not changes:
+        return rows
+    kept = [row for row in rows if row[0] not in changes]
+    kept += [(key, encode_value(value)) for key, value in changes.items() if value is not REMOVED]
+    return kept
 
 
 async def _stale_or_missing(conn: _Conn, session: Session, plan: AppendPlan) -> StoreError:
