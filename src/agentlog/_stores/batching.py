@@ -275,6 +275,8 @@ def others_ready(loop: asyncio.AbstractEventLoop) -> bool:
     ready = getattr(loop, "_ready", None)
     if ready is None:
         return True
+    if not ready:  # a lone writer's usual loop: no generator to make
+        return False
     # A cancelled callback stays queued until its turn, and runs nothing: psycopg leaves one
     # behind after every statement it waits for, which cost a lone writer a turn of the loop.
     return any(not handle.cancelled() for handle in ready)

@@ -176,7 +176,10 @@ class GroupCommit:
             self.batches += 1
             raise
         self.batches += 1
-        self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, Failed))
+        if len(writes) == 1:  # it succeeded: a failed lone write returned above
+            self.writes += 1
+        else:
+            self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, Failed))
         return outcomes
 
     def _run(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:

@@ -493,13 +493,19 @@ class _Append:
     def __call__(self, conn: sqlite3.Connection) -> tuple[int, float]:
         session, plan = self.session, self.plan
         token = self._token(conn)
-        if conn.execute(*_update(session, plan, token[0], time.time())).rowcount != 1:
+        pk = token[0]
+        if conn.execute(*_update(session, plan, pk, time.time())).rowcount != 1:
             raise _stale_or_missing(conn, session, plan.expected_version)
         try:
-            conn.execute(*_event_insert(token[0], plan))
+            conn.execute(*_event_insert(pk, plan))
         except sqlite3.IntegrityError as exc:
             raise DuplicateEventError(session.id, plan.event.id) from exc
-        _write_delta(conn, token[0], session.app_name, session.user_id, plan.delta)
+        delta = plan.delta
+        if delta.session and not (delta.app or delta.user):  # the usual delta
+            _upsert(conn, delta.session, "session_state", (pk,))
+        elif delta.session or delta.app or delta.user:
+            held = session.__dict__
+            _write_delta(conn, pk, held["app_name"], held["user_id"], delta)
         return token
 
     @staticmethod
@@ -587,7 +593,7 @@ class _Append:
 
     def _token(self, conn: sqlite3.Connection) -> tuple[int, float]:
         session = self.session
-        pk, create_time = self.known_pk, session.create_time
+        pk, create_time = self.known_pk, session.__dict__["create_time"]
         if pk is None or create_time is None:
             row = conn.execute(_SESSION_PK, (session.app_name, session.user_id, session.id))
             found = row.fetchone()
@@ -600,21 +606,17 @@ class _Append:
 def _update(session: Session, plan: AppendPlan, pk: int, now: float) -> tuple[str, tuple[Any, ...]]:
     """The statement updating session row ``pk`` for ``plan`` (if it still holds what the
     append was computed from), and its parameters."""
-    create_time, lease_token = session.create_time, session.lease_token
+    # Models read as dicts: a pydantic model's attribute costs several times an item.
+    held = session.__dict__
+    create_time, lease_token = held["create_time"], held["lease_token"]
+    version, timestamp = plan.expected_version, plan.event.__dict__["timestamp"]
     if lease_token is None and create_time is not None:
-        return _UPDATE_UNLEASED, (
-            plan.new_version,
-            plan.event.timestamp,
-            pk,
-            plan.expected_version,
-            create_time,
-            now,
-        )
+        return _UPDATE_UNLEASED, (version + 1, timestamp, pk, version, create_time, now)
     return _UPDATE_SESSION, (
-        plan.new_version,
-        plan.event.timestamp,
+        version + 1,
+        timestamp,
         pk,
-        plan.expected_version,
+        version,
         create_time,
         create_time,
         lease_token,
@@ -625,21 +627,21 @@ def _update(session: Session, plan: AppendPlan, pk: int, now: float) -> tuple[st
 
 def _event_insert(pk: int, plan: AppendPlan) -> tuple[str, tuple[Any, ...]]:
     """The statement inserting ``plan``'s event in session row ``pk``, and its parameters."""
-    event = plan.event
+    event = plan.event.__dict__
     row = (
         pk,
-        plan.new_version,
-        event.id,
-        event.invocation_id,
-        event.author,
-        event.timestamp,
+        plan.expected_version + 1,
+        event["id"],
+        event["invocation_id"],
+        event["author"],
+        event["timestamp"],
         EVENT_FORMAT_VERSION,
         plan.payload,
     )
-    end = plan.compaction_end
-    if end is None:  # left to the column's default: a None costs the driver an adaptation
+    covers = event["actions"].compaction
+    if covers is None:  # left to the column's default: a None costs the driver an adaptation
         return _INSERT_PLAIN_EVENT, row
-    return _INSERT_EVENT, (*row, end)
+    return _INSERT_EVENT, (*row, covers.end_timestamp)
 
 
 def _insert_rows(conn: sqlite3.Connection, insert: str, width: int, params: list[Any]) -> None:
@@ -912,11 +914,19 @@ _DELETE_SQL: Final = {
 def _upsert(
     conn: sqlite3.Connection, changes: Mapping[str, Any], table: str, owner: tuple[Any, ...]
 ) -> None:
+    """Write ``changes`` to ``table``'s rows of ``owner``: the deletions one by one, the
+    upserts in one multi-row statement (a delta's keys are distinct, so no row is written
+    twice and their order does not matter)."""
+    rows: list[Any] = []
     for key, value in changes.items():
         if value is REMOVED:
             conn.execute(_DELETE_SQL[table], (*owner, key))
         else:
-            conn.execute(_UPSERT_SQL[table], (*owner, key, encode_value(value)))
+            rows += (*owner, key, encode_value(value))
+    if len(rows) == len(owner) + 2:  # one row: the statement as written, no slice of rows
+        conn.execute(_UPSERT_SQL[table], rows)
+    elif rows:
+        _insert_rows(conn, _UPSERT_SQL[table], len(owner) + 2, rows)
 
 
 def _stale_or_missing(
