@@ -5,7 +5,9 @@ payload becomes one line of text (the conversation's sentences:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from itertools import islice
 from typing import Any, Final
 
 from agentlog.summary.record._scan import amount_key
@@ -347,16 +349,24 @@ _STATUS_CHARS: Final = 30
 """A status longer than this is prose, not a status: it is not shown for its key alone."""
 
 
-def _scalars(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
-    """Every leaf of a payload as ``(key, text)``, a list's leaves one by one."""
+def _scalars(value: Any, key: str = "") -> list[tuple[str, str]]:
+    """Every leaf of a payload as ``(key, text)``, a list's leaves one by one, in order."""
+    # Appended to one list: a generator per container passed each leaf up through every
+    # level above it.
+    leaves: list[tuple[str, str]] = []
+    _add_scalars(value, key, leaves)
+    return leaves
+
+
+def _add_scalars(value: Any, key: str, into: list[tuple[str, str]]) -> None:
     if isinstance(value, dict):
         for k, v in value.items():
-            yield from _scalars(v, str(k))
+            _add_scalars(v, str(k), into)
     elif isinstance(value, list):
         for v in value:
-            yield from _scalars(v, key)
+            _add_scalars(v, key, into)
     elif value not in _LEAF_SKIP and value is not True:
-        yield key, " ".join(str(value).split())
+        into.append((key, " ".join(str(value).split())))
 
 
 def _code(value: str) -> bool:
@@ -405,9 +415,15 @@ def kept_fields(
                 top.append((str(k), shown))
                 seen.add(shown)
     by_key: dict[str, list[str]] = {}
-    long = [e for e in entities if len(e) > 3]  # :func:`holds`, its filter made once
+    # :func:`holds`, its filter made once; shortest first, so that a leaf is searched only
+    # for the entities that fit in it (most leaves are shorter than most entities).
+    long = sorted((e for e in entities if len(e) > 3), key=len)
+    sizes = [len(e) for e in long]
     for key, shown in _scalars(payload):
-        if shown not in seen and (shown in entities or any(e in shown for e in long)):
+        if shown not in seen and (
+            shown in entities
+            or any(e in shown for e in islice(long, bisect_right(sizes, len(shown))))
+        ):
             seen.add(shown)
             by_key.setdefault(key, []).append(clip(shown, _FIELD_CHARS))
     fields = [*top, *((k, ", ".join(vs)) for k, vs in by_key.items())]
