@@ -361,7 +361,7 @@ def _walk(
         obj = reading.objects
         if record:
             reading.record_obj[record] = obj
-        keys = reading.keys
+        keys, day = reading.keys, reading.day
         for key, value in node.items():
             info = _key_info(key) if type(key) is str else _key_info(str(key))
             words = info.words
@@ -377,7 +377,8 @@ def _walk(
                 continue
             if kind is str or isinstance(value, str):  # most values: read here, no call per leaf
                 keys.update(words)
-                if value[:1] in _JSON_STARTS:
+                first = value[:1]
+                if first == "{" or first == "[":
                     inner = _json_in(value)
                     if inner is not None:  # a string holding JSON: read as what it holds
                         was = past or info.past
@@ -392,11 +393,27 @@ def _walk(
                         # A short value under a naming key: the code that tells records apart.
                         reading.codes.setdefault(value.strip().lower(), set()).add(record)
                     _record_value(info, value, record, reading)
-                if reading.day is not None and value[:1].isdigit():
+                if day is not None and first.isdigit():
                     _bound_in_time(info, value, above, reading)
                 read = _string(value)
-                if read is not None:
-                    _stated(info, value, read, above, top, reading, records, obj, past or info.past)
+                if read is not None:  # _stated, written out: most leaves are strings
+                    said, field = read.words, info.field
+                    if read.currency and (info.currency or value in CURRENCY_CODES):
+                        reading.currencies.add(value.upper())
+                    if info.generic:  # "status": "approved" is a state of its object
+                        found.append(
+                            _new(Leaf, (said, above, top, field, said, None, read.lower, False,
+                                        not top and bool(above) and read.clause, info.prose,
+                                        records, top and info.what, obj, past or info.past,
+                                        False, read.tail, read.state))
+                        )  # fmt: skip
+                    else:  # "exchange": "approved" is a state of the exchange (no obj)
+                        found.append(
+                            _new(Leaf, (said, above | field, False, field, said, None,
+                                        read.lower, False, read.clause, info.prose, records,
+                                        False, 0, past or info.past, False, read.tail,
+                                        read.state))
+                        )  # fmt: skip
                 if info.undoes and value:
                     reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
                 continue
@@ -413,9 +430,25 @@ def _walk(
                 was = past or info.past
                 _walk(value, above | info.naming, words, depth + 1, reading, records, 0, was)
                 continue
-            if value is not True:  # a flag's key is what it states, not a field it names
+            if value is True:  # "refund_approved": true states its key of its object
+                found.append(
+                    _new(Leaf, (words - _NAME_WORDS, above, top, info.field, _NONE, None, "",
+                                False, False, False, records, False, obj, past or info.past,
+                                False, _NONE, False))
+                )  # fmt: skip
+            else:  # a flag's key is what it states, not a field it names
                 keys.update(words)
-            _leaf(info, value, above, top, reading, records, obj, past or info.past)
+                if (
+                    kind is int
+                    or kind is float
+                    or (kind is not bool and isinstance(value, int | float))
+                ):
+                    # A field's name and its value (:func:`_leaf`): it states no word.
+                    found.append(
+                        _new(Leaf, (_NONE, above, top, info.field, _NONE, _amount(value), "",
+                                    False, False, False, records, False, 0, False, False, _NONE,
+                                    False))
+                    )  # fmt: skip
             if info.undoes and value not in (None, False, 0):
                 # "revoked": true, "withdrawn_at": "2026-01-03": the object's states undone
                 reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
@@ -581,7 +614,6 @@ def _superseded(found: list[Leaf], entries: list[list[int]]) -> None:
                 found[at] = found[at]._replace(past=True)
 
 
-_JSON_STARTS: Final = ("{", "[")
 _SCALARS: Final = frozenset({bool, int, float, type(None)})
 """The types of JSON's other values: none is a container, and none is asked again."""
 
