@@ -34,14 +34,12 @@ by running every case and tallying the verified ones), 418 of 1,197 cases end ``
 the tree this round started from: family 2: 32 of 64, 4: 8 of 48, 5: 108 of 192, 6: 20 of 24,
 7: 8 of 20, 8: 32 of 40, 9: 48 of 80 (16 of them amounts in cents read as dollars), 10: 128 of
 236, 12: 24 of 112, through a compaction 5 of 14, through a handoff 5 of 7; families 1, 3, 11
-and 13: none of 360. The fixes belong in files this round may not edit, so they are
-patches: ``/tmp/h6-patches/01-foreign-negators.patch`` (the
-negation particles of German, French, Portuguese, Dutch and Polish read as "not") and
-``02-failed-answers.patch`` (a result whose JSON says failure answers no call, and does not
-lend its tool's name) and ``03-grouped-number-runs.patch`` (``1'000.00`` does not hold "1");
-with the three, 208 of 1,197 (family 5: 16, 9: 32, 10: 32, paths 2 and 2; the others as
-before). The cases each fixes are strict xfails naming it (:data:`_NEEDS_PATCH`); those
-still open are strict xfails too (:data:`_OPEN`): a write answered ``{"refund": null}``, an
+and 13: none of 360. Three fixes landed with this round: the
+negation particles of German, French, Portuguese, Dutch and Polish read as "not"
+(``record/_words.py``); a result whose JSON says failure answers no call and does not lend its
+tool's name (``record/evidence.py``); ``1'000.00`` does not hold "1" (``record/entities.py``).
+With them, 208 of 1,197 (family 5: 16, 9: 32, 10: 32, paths 2 and 2; the others as before).
+The cases still open are strict xfails (:data:`_OPEN`): a write answered ``{"refund": null}``, an
 error result holding the request's values, a short echo under a state key, an identifier or
 amount held under another thing's key, entities pooled across two results, a later result of
 the same call undoing the cited one, numbers apart by a space or an exponent (``8 400``,
@@ -72,41 +70,6 @@ from test_summary_redteam3 import BASE, T0, call, event, label, result
 
 _ODOBRENO: Final = "\\u043e\\u0434\\u043e\\u0431\\u0440\\u0435\\u043d\\u043e"
 """Cyrillic "odobreno" as a test id spells it (ids escape what is not ASCII)."""
-_PATCHES: Final = {
-    "01": "needs /tmp/h6-patches/01-foreign-negators.patch",
-    "02": "needs /tmp/h6-patches/02-failed-answers.patch",
-    "03": "needs /tmp/h6-patches/03-grouped-number-runs.patch",
-}
-_NEEDS_PATCH: Final[dict[str, str]] = {
-    "test_a_negation_in_another_language_says_no[kein genehmigt-genehmigt]": _PATCHES["01"],
-    "test_a_negation_in_another_language_says_no[n\\xe3o aprovado-aprovado]": _PATCHES["01"],
-    "test_a_negation_in_another_language_says_no[nicht genehmigt-genehmigt]": _PATCHES["01"],
-    "test_a_negation_in_another_language_says_no[nie zatwierdzony-zatwierdzony]": _PATCHES["01"],
-    "test_a_negation_in_another_language_says_no[niet goedgekeurd-goedgekeurd]": _PATCHES["01"],
-    "test_a_negation_in_another_language_says_no[pas approuv\\xe9-approuv\\xe9]": _PATCHES["01"],
-    "test_a_number_another_way_is_not_another_number[1 000,00-wordings2]": _PATCHES["03"],
-    "test_a_number_another_way_is_not_another_number[1'000.00-wordings0]": _PATCHES["03"],
-    "test_a_number_another_way_is_not_another_number[1\\u202f000,00-wordings1]": _PATCHES["03"],
-    "test_a_write_that_failed_is_not_its_act[answer0-approve_refund]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer0-refund_approve]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer1-approve_refund]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer1-refund_approve]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer3-approve_refund]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer3-refund_approve]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer4-approve_refund]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer4-refund_approve]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer5-approve_refund]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer5-refund_approve]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer7-approve_refund]": _PATCHES["02"],
-    "test_a_write_that_failed_is_not_its_act[answer7-refund_approve]": _PATCHES["02"],
-    "test_through_a_compaction[events3-A-1001 refund approved.]": _PATCHES["02"],
-    "test_through_a_compaction[events5-A-1001 refund genehmigt.]": _PATCHES["01"],
-    "test_through_a_compaction[events6-A-1001 refund of $1.00 approved.]": _PATCHES["03"],
-    "test_through_a_handoff[events3-A-1001 refund approved.]": _PATCHES["02"],
-    "test_through_a_handoff[events5-A-1001 refund genehmigt.]": _PATCHES["01"],
-    "test_through_a_handoff[events6-A-1001 refund of $1.00 approved.]": _PATCHES["03"],
-}
-"""Cases that end ``verified`` on this tree and not with the named patch applied."""
 _OPEN: Final[frozenset[str]] = frozenset(
     {
         "test_a_negation_in_another_language_says_no["
@@ -146,16 +109,14 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_through_a_handoff[events4-A-2002 refund approved.]",
     }
 )
-"""Cases that still end ``verified`` with both patches: open (module docstring)."""
+"""Cases that still end ``verified``: open (module docstring)."""
 
 
 @pytest.fixture(autouse=True)
 def _known_verdicts(request: pytest.FixtureRequest) -> None:
     """Mark the cases listed above as strict xfails: each fails once its fix lands."""
     name = request.node.name
-    if name in _NEEDS_PATCH:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=_NEEDS_PATCH[name]))
-    elif name in _OPEN:
+    if name in _OPEN:
         request.applymarker(pytest.mark.xfail(strict=True, reason="open after round 7"))
 
 

@@ -74,7 +74,12 @@ last line is what an apostrophe leaves of a possessive or a contraction ("custom
 of the user's "What's"."""
 
 _NOT: Final = re.compile(r"n['\u2019]t\b")
-_NEGATORS: Final = ("not", "no", "non", "never", "nor", "without")
+_NEGATORS: Final = (
+    *("not", "no", "non", "never", "nor", "without"),
+    # The particles that negate the next word in other languages written in Latin letters
+    # (as folded: "não" reads "nao"): a payload's "nicht genehmigt" is not "genehmigt".
+    *("nicht", "kein", "keine", "keinen", "keiner", "pas", "nao", "niet", "geen", "nie"),
+)
 _NEGATED: Final = re.compile(
     rf" ({'|'.join(_NEGATORS)})((?: (?:{'|'.join(sorted(STOP_WORDS, key=len, reverse=True))}))*)"
     r" ([^\W\d_]+)"
@@ -407,8 +412,14 @@ def _conditioned(spaced: str, clauses: list[tuple[int, int]]) -> str:
 def _negated(spaced: str) -> str:
     """``spaced`` with each word a negator governs read as :data:`NEGATED` (see there)."""
     padded = f" {spaced}"
-    if " no" not in padded and " never " not in padded and " without " not in padded:
-        return spaced  # "not", "no", "non" and "nor" all start " no"
+    if (
+        " n" not in padded  # "not", "no", "never", "nicht", "nao", "niet", "nie", ...
+        and " without " not in padded
+        and " kein" not in padded
+        and " pas " not in padded
+        and " geen " not in padded
+    ):
+        return spaced
     if not any(n in padded for n in _SPACED_NEGATORS):
         return spaced
     return _NEGATED.sub(rf" \1\2 {NEGATED}\3", padded)[1:]

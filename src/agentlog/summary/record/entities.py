@@ -364,7 +364,11 @@ def _numbers(raw: bytes) -> set[str]:
             found.update(_LOOSE_NUMBER.findall(run.decode("utf-8", "surrogatepass")))
             grouped = grouped or _GROUP_TAIL.match(run) is not None
     if grouped:  # ``1'000.00`` or ``1 200,00`` was cut in runs at the ``'`` or the space
-        found.update(m.decode("ascii") for m in _GROUPED.findall(raw))
+        groups = _GROUPED.findall(raw)
+        if groups:
+            # Its runs are not numbers of their own: "1'000.00" does not hold "1" nor "000.00".
+            found = _numbers(_GROUPED.sub(b" ", raw))
+            found.update(m.decode("ascii") for m in groups)
     return found
 
 

@@ -344,6 +344,11 @@ class Evidence:
                 payload = next(
                     ((r.name, as_of(r.response, when)) for r in results_of if r.id == link), None
                 )
+                if payload is not None and not self._answered(link):
+                    # A failure does not say the act its tool is named for: only what it holds.
+                    name, payload = payload[0], ("", payload[1])
+                    if own is None and body.startswith(name + " "):
+                        own = established(body[len(name) + 1 :])
             echo = None
             if tier == "evidence" and payload is not None and kind == "result":
                 echo = partial(self._unechoed, event_id=event_id)
@@ -542,7 +547,7 @@ class Evidence:
                 if result is None or result.id is None:
                     continue
                 if not users or is_human_request(result.name):
-                    failed = isinstance(result.response, dict) and "error" in result.response
+                    failed = _reports_failure(result.response)
                     answers[result.id] = not failed
         self._calls, self._answers = calls, answers
         return calls, answers
@@ -627,6 +632,32 @@ class Evidence:
             users_only = users_only or event.author == USER_AUTHOR
             units.append(Unit("user" if users_only else "agent", item.text))
         return units
+
+
+_OUTCOME_KEYS: Final = frozenset({"ok", "success", "succeeded", "successful", "done", "completed"})
+_STATUS_KEYS: Final = frozenset({"status", "status_code", "http_status", "result"})
+_FAILURE_START: Final = re.compile(r"\s*(?:error|errored|fail(?:ed|ure)?)\b", re.IGNORECASE)
+
+
+def _reports_failure(response: Any) -> bool:
+    """Whether a result says, by its top-level structure, that its call did not go through: an
+    ``error``/``errors`` key holding anything, an outcome flag that says no (``"ok": false``,
+    ``"success": false``), or a status that is an HTTP error code or an error word
+    (``"status": 403``, ``"status": "failed"``). A call so answered established nothing."""
+    if not isinstance(response, dict):
+        return False
+    for key, value in response.items():
+        name = str(key).strip().lower()
+        if name in ("error", "errors") and value not in (None, False, "", [], {}):
+            return True
+        if name in _OUTCOME_KEYS and (value is False or value in ("false", "no", 0)):
+            return True
+        if name in _STATUS_KEYS:
+            if isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599:
+                return True
+            if isinstance(value, str) and _FAILURE_START.match(value) is not None:
+                return True
+    return False
 
 
 def _agent_name(event: Event) -> bool:
