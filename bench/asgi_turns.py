@@ -11,13 +11,18 @@ difference per turn::
     python -m bench.asgi_turns --callgrind                # SQLite
     python -m bench.asgi_turns --callgrind --postgres-dsn postgresql://...
 
-Without ``--callgrind`` it makes the turns and prints what they streamed.
+Without ``--callgrind`` it makes the turns and prints what they streamed. With ``--lifespan``
+the turns run inside the app's lifespan, as under ``agentlog serve``: on PostgreSQL the
+server then also listens to the store's notifications (its own appends' among them) and
+publishes its turns' drafts (:mod:`agentlog.server.fanout`), work a turn costs a server that
+the bare app does not show.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -74,8 +79,9 @@ async def _call(app: Any, method: str, path: str, body: bytes) -> bytes:
     return b"".join(chunks)
 
 
-async def turns(count: int, db: str, schema: str | None) -> int:
-    """``count`` turns after the warm-up's; the frames they streamed."""
+async def turns(count: int, db: str, schema: str | None, lifespan: bool = False) -> int:
+    """``count`` turns after the warm-up's (inside the app's lifespan with ``lifespan``); the
+    frames they streamed."""
     from agentlog.runner import Runner
     from agentlog.server import create_app
     from agentlog.server.desk import refund_desk
@@ -94,16 +100,17 @@ async def turns(count: int, db: str, schema: str | None) -> int:
     frames = 0
     message = json.dumps({"text": MESSAGE}).encode()
     try:
-        for _ in range(WARMUP + count):
-            created = json.loads(await _call(app, "POST", "/sessions", b"{}"))
-            path = f"/sessions/{created['id']}/messages"
-            frames += (await _call(app, "POST", path, message)).count(b"\r\n\r\n")
+        async with app.router.lifespan_context(app) if lifespan else contextlib.nullcontext():
+            for _ in range(WARMUP + count):
+                created = json.loads(await _call(app, "POST", "/sessions", b"{}"))
+                path = f"/sessions/{created['id']}/messages"
+                frames += (await _call(app, "POST", path, message)).count(b"\r\n\r\n")
     finally:
         await store.close()
     return frames
 
 
-def _run(count: int, dsn: str | None) -> None:
+def _run(count: int, dsn: str | None, lifespan: bool = False) -> None:
     schema = None
     with tempfile.TemporaryDirectory() as folder:
         db = dsn or os.path.join(folder, "agentlog.db")
@@ -113,18 +120,22 @@ def _run(count: int, dsn: str | None) -> None:
             schema = f"bench_asgi_{uuid.uuid4().hex[:8]}"
             create_schema(dsn, schema)
         try:
-            frames = asyncio.run(turns(count, db, schema))
+            frames = asyncio.run(turns(count, db, schema, lifespan))
         finally:
             if dsn and schema:
                 drop_schema(dsn, schema)
     print(f"turns {count} (after {WARMUP}), frames {frames}")
 
 
-def _counting(count: int, dsn: str | None, out: Path) -> subprocess.Popen[bytes]:
+def _counting(
+    count: int, dsn: str | None, out: Path, lifespan: bool = False
+) -> subprocess.Popen[bytes]:
     """This module, making ``count`` turns under callgrind (started, not waited for)."""
     command = [sys.executable, "-m", "bench.asgi_turns", "--turns", str(count)]
     if dsn:
         command += ["--postgres-dsn", dsn]
+    if lifespan:
+        command.append("--lifespan")
     valgrind = ["valgrind", "--tool=callgrind", "--dump-instr=no", f"--callgrind-out-file={out}"]
     return subprocess.Popen(
         valgrind + command,
@@ -150,19 +161,28 @@ def main() -> None:
     parser.add_argument(
         "--callgrind", action="store_true", help="instructions per turn (two runs under valgrind)"
     )
+    parser.add_argument(
+        "--lifespan",
+        action="store_true",
+        help="run the turns inside the app's lifespan (listener and draft relay on PostgreSQL)",
+    )
     args = parser.parse_args()
     if not args.callgrind:
-        _run(args.turns, args.postgres_dsn)
+        _run(args.turns, args.postgres_dsn, args.lifespan)
         return
     with tempfile.TemporaryDirectory() as folder:
         # Both at once: counts do not depend on what else runs.
         none, some = Path(folder) / "none.out", Path(folder) / "turns.out"
-        runs = _counting(0, args.postgres_dsn, none), _counting(args.turns, args.postgres_dsn, some)
+        runs = (
+            _counting(0, args.postgres_dsn, none, args.lifespan),
+            _counting(args.turns, args.postgres_dsn, some, args.lifespan),
+        )
         base, total = _total(runs[0], none), _total(runs[1], some)
     backend = "PostgreSQL" if args.postgres_dsn else "SQLite"
+    within = ", in its lifespan" if args.lifespan else ""
     print(
         f"{backend}: {(total - base) / args.turns:,.0f} instructions per turn "
-        f"({args.turns} turns one after another, through the ASGI app; callgrind)"
+        f"({args.turns} turns one after another, through the ASGI app{within}; callgrind)"
     )
 
 

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
 from agentlog import tracing
-from agentlog._frozen import FrozenDict, thaw
+from agentlog._frozen import FrozenDict
 from agentlog._sync import run_sync
 from agentlog.agents.base import BaseAgent
 from agentlog.agents.history import latest_compaction
@@ -496,7 +496,8 @@ class Runner:
         for part in event.content.parts:
             response = part.function_response
             if response is not None:
-                body = json.dumps(thaw(response.response), ensure_ascii=False)
+                # json writes the frozen twins as the dicts and lists they subclass: no copy.
+                body = json.dumps(response.response, ensure_ascii=False)
                 if len(body) > self.max_tool_result_chars:
                     name = f"tool-result-{response.name}-{response.id}.json"
                     version = await self.artifact_service.save_artifact(

@@ -46,7 +46,9 @@ CUSTOMER_TURNS: Final = (
 POLICY_VERSION: Final = "refunds-2026.09"
 
 
-def lookup_order(order_id: str, tool_context: ToolContext) -> dict[str, Any]:
+# The tools are coroutines: a plain function tool runs in a worker thread, and a lookup in a
+# dict costs less than the hop to that thread and back.
+async def lookup_order(order_id: str, tool_context: ToolContext) -> dict[str, Any]:
     """Look up an order by its id.
 
     Args:
@@ -59,7 +61,9 @@ def lookup_order(order_id: str, tool_context: ToolContext) -> dict[str, Any]:
     return order
 
 
-def refund_shipping(order_id: str, amount: float, tool_context: ToolContext) -> dict[str, Any]:
+async def refund_shipping(
+    order_id: str, amount: float, tool_context: ToolContext
+) -> dict[str, Any]:
     """Refund an order's shipping fee to the customer's card. Needs an operator's approval.
 
     Args:
