@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
@@ -65,7 +66,20 @@ _ACTION_STOP: Final = frozenset(
     {"a", "an", "and", "by", "detail", "details", "for", "from", "id", "ids", "info", "of",
      "the", "to", "with"}
 )  # fmt: skip
-_IRREGULAR: Final = {"send": "sent", "pay": "paid", "make": "made", "buy": "bought"}
+_IRREGULAR: Final = {
+    "send": "sent", "pay": "paid", "make": "made", "buy": "bought", "freeze": "froze",
+    "write": "wrote", "take": "took", "give": "gave", "get": "got", "break": "broke",
+    "choose": "chose", "hold": "held", "lend": "lent", "spend": "spent", "build": "built",
+}  # fmt: skip
+"""English verbs whose past tense is not a suffix (``froze``, ``wrote``): grammar, not a
+domain's words."""
+_BARE_DECIMAL: Final = re.compile(r"\d+\.\d+")
+_SHORT_YEAR_DATE: Final = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{2})")
+_GROUPED_QUANTITY: Final = re.compile(
+    r"(?P<n>\d{1,3}(?:[ \u00a0\u202f]\d{3})*(?:,\d+)?)\s?(?P<unit>[a-z]+\d?)", re.IGNORECASE
+)
+"""A quantity written the European way, thousands in spaces and a decimal comma (``1 283,4
+m3``, after NFKC has made ``m³`` ``m3``)."""
 _MONEY_KEYS: Final = EntityPatterns.default()
 
 
@@ -140,6 +154,24 @@ def mentions(haystack: str, needle: str) -> bool:
         if len(digits) >= 7:
             runs = (re.sub(r"\D", "", r) for r in _DIGIT_RUN.findall(haystack))
             return any(r.endswith(digits) for r in runs)
+    if _BARE_DECIMAL.fullmatch(needle):  # ``1150.00`` = ``£1,150.00`` = ``1150``
+        return Decimal(needle) in _numbers(haystack)
+    short = _SHORT_YEAR_DATE.fullmatch(needle)
+    if short is not None:  # ``18/06/26``: the year of this century, read as the full date
+        day, sep, month, year = short.groups()
+        return mentions(haystack, f"{day}{sep}{month}{sep}20{year}")
+    folded = unicodedata.normalize("NFKC", needle)
+    european = _GROUPED_QUANTITY.fullmatch(folded)
+    if (
+        european is not None
+        and (" " in european["n"] or "," in european["n"])
+        and (_DECIMAL_COMMA.search(european["n"]) or "," not in european["n"])
+    ):
+        number = re.sub(r"\s", "", european["n"]).replace(",", ".")
+        return (
+            Decimal(number) in _numbers(haystack)
+            and european["unit"].casefold() in unicodedata.normalize("NFKC", haystack).casefold()
+        )
     quantity = _QUANTITY.fullmatch(needle)
     return (
         quantity is not None
@@ -294,7 +326,7 @@ def _names_action(name: str, text: str, has_keys: bool) -> bool:
     v = stem(verb)
     said = (
         v in stems
-        or _IRREGULAR.get(verb, "\0") in stems
+        or stem(_IRREGULAR.get(verb, "\0")) in stems
         or (len(v) >= 4 and any(s.startswith(v) for s in stems))
     )
     return said or (verb in READ_VERBS and any(t in stems for t in targets))
