@@ -32,3 +32,21 @@ def test_a_european_quantity_matches_its_plain_form() -> None:
     assert mentions("area 3410.5 m2", "3 410,5 m²")
     assert not mentions("area 3410.6 m2", "3 410,5 m²")
     assert mentions("odometer at 5000 miles", "5,000 miles")  # thousands comma, as before
+
+
+# --- sentences ------------------------------------------------------------------------------
+
+
+def test_a_sentence_does_not_split_at_an_initial() -> None:
+    from agentlog.summary.record._sentences import sentences
+
+    said = "The waybill is signed 'K. Osei' at the depot. J. P. Lindqvist approved it."
+    assert sentences(said) == [
+        "The waybill is signed 'K. Osei' at the depot.",
+        "J. P. Lindqvist approved it.",
+    ]
+    # a lone capital that ends a sentence still ends it before a word that opens one
+    assert sentences("We picked route C. The van leaves at 6.") == [
+        "We picked route C.",
+        "The van leaves at 6.",
+    ]

@@ -25,10 +25,20 @@ __all__ = [
     "sentences",
 ]
 
-_SENTENCE: Final = re.compile(r"\s*⏎\s*|(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))\s+(?=[^a-z\s])")
+_OPENS: Final = (
+    r"(?:The|This|That|These|Those|There|Then|It|Its|I|I'[a-z]+|We|We'[a-z]+|You|You'[a-z]+"
+    r"|He|She|They|Our|Your|My|A|An|If|Once|When|Please|Thanks|Thank)"
+)
+"""Words that open a sentence (pronouns, articles, conjunctions): English, not a domain's."""
+_INITIAL: Final = r"(?<![\w.])[A-Z]\."
+_SENTENCE: Final = re.compile(
+    r"\s*⏎\s*|(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))"
+    rf"(?:(?<!{_INITIAL})\s+(?=[^a-z\s])|(?<={_INITIAL})\s+(?=[^A-Za-z\s]|{_OPENS}\b))"
+)
 """Where a message's sentences part: a line break, or a stop (and a closing quote or bracket
 after it: 'the reason "ordered by mistake." The payment ...') before a space and no lower-case
-letter."""
+letter; after an initial ("signed by K. Osei"), only before a word that opens a sentence
+("We chose plan B. The ...")."""
 # What makes an agent's sentence a promise: a future ("I'll", "will call", "should reach"), an
 # entitlement ("you'll have access until"), or a present tense that schedules ("ships by 27
 # March", "closes on 30 April", "is on its way", "goes back to your card"). A conditional
