@@ -3,7 +3,37 @@
 
 from __future__ import annotations
 
+from agentlog import Content, Event, Part
+from agentlog.summary import (
+    ExtractiveSummarizer,
+    SummaryItem,
+    SummaryRecord,
+    transcript_entities,
+    transcript_lines,
+    validate_output,
+)
 from agentlog.summary.evaluation._match import action_recalled, mentions
+from agentlog.summary.record.entities import EntityPatterns
+from agentlog.summary.record.learned import identifier_shaped
+
+T0 = 1_790_000_000.0
+
+
+def event(n: int, author: str, part: Part) -> Event:
+    role = "user" if author == "user" or part.function_response else "model"
+    return Event(
+        id=f"e{n:02d}",
+        invocation_id="i1",
+        author=author,
+        timestamp=T0 + n,
+        content=Content(role=role, parts=(part,)),
+    )
+
+
+def found(events: list[Event]) -> set[str]:
+    entities = transcript_entities(transcript_lines(events), EntityPatterns.default())
+    return {x.entity.text for x in entities.values()}
+
 
 # --- the scorer -----------------------------------------------------------------------------
 
@@ -50,3 +80,35 @@ def test_a_sentence_does_not_split_at_an_initial() -> None:
         "We picked route C.",
         "The van leaves at 6.",
     ]
+
+
+# --- identifiers joined by "#" ---------------------------------------------------------------
+
+
+def hash_id_session() -> list[Event]:
+    ticket = {"ticket": "TKT#5521", "state": "open", "queue": "plumbing"}
+    return [
+        event(1, "user", Part(text="My ticket about the boiler, any news?")),
+        event(2, "agent", Part.from_function_call("get_ticket", {"ref": "TKT#5521"}, "c1")),
+        event(3, "get_ticket", Part.from_function_response("get_ticket", ticket, "c1")),
+        event(4, "agent", Part(text="Ticket TKT#5521 is open in the plumbing queue.")),
+    ]
+
+
+def test_an_identifier_joined_by_a_hash_is_shaped_and_learned() -> None:
+    assert identifier_shaped("TKT#5521")
+    assert identifier_shaped("RMA#0093-B")
+    assert not identifier_shaped("ABC#DEF")  # no digit: a word, not an id
+    assert "TKT#5521" in found(hash_id_session())
+
+
+def test_a_record_that_drops_a_hash_joined_identifier_fails_and_the_extractive_keeps_it() -> None:
+    events = hash_id_session()
+    lines = transcript_lines(events)
+    dropped = SummaryRecord(goal="Ask about a ticket", facts=(SummaryItem(text="It is open."),))
+    _, problems = validate_output(dropped, events=events, transcript=lines)
+    assert any(p.kind == "dropped_entity" and "TKT#5521" in p.detail for p in problems)
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None
+    assert result.ok
+    assert "TKT#5521" in result.record.model_dump_json()

@@ -120,7 +120,7 @@ _CALL_LIST: Final = re.compile(r'": \[([^\]\n]{0,2000})\]')
 _DIGITS_ID: Final = 6
 """A string of this many digits or more that an agent passes to a tool is an identifier: an
 amount or a count is passed as a number, a short code (``"0420"``, a PIN) is not one."""
-_TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/:-][A-Za-z0-9]+)*")
+_TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/:#-][A-Za-z0-9]+)*")
 _SLASHED: Final = re.compile(
     r"(?<![\w/.:-])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*)+(?![\w/-])"
 )
@@ -229,7 +229,7 @@ def _is_identifier(value: str) -> bool:
     if " " in value:
         return _is_grouped(value)
     bare = value.lstrip("#")
-    core = bare.replace("_", "").replace("-", "")
+    core = bare.replace("_", "").replace("-", "").replace("#", "")  # ``TKT#5521``
     if "/" in core or ":" in core:  # ``CLM/2026/004431``, ``00:1A:2B:3C:4D:5E``
         if not identifier_shaped(bare):  # runs joined by "/" or ":", as a key-less one is
             return False
@@ -258,6 +258,7 @@ def identifier_shaped(token: str) -> bool:
     if len(bare) < 4 or not bare.isascii() or _TOKEN.fullmatch(bare) is None:
         return False
     plain = bare.replace("_", "").replace("-", "").replace("/", "").replace(":", "")
+    plain = plain.replace("#", "")  # runs joined by "#": ``TKT#5521``
     if plain.isalpha() or _NOT_ID.fullmatch(bare) is not None or _COUNTED.fullmatch(bare):
         return False
     if plain.isdigit():
