@@ -112,3 +112,32 @@ def test_a_record_that_drops_a_hash_joined_identifier_fails_and_the_extractive_k
     assert result.record is not None
     assert result.ok
     assert "TKT#5521" in result.record.model_dump_json()
+
+
+# --- the goal keeps the identifiers its cut left out ------------------------------------------
+
+
+def test_the_goal_keeps_identifiers_of_the_sentences_it_cut() -> None:
+    from agentlog.summary.record._sentences import goal_text
+
+    said = "The courier dented the crate, case RMA#0093-B. Can you send another? Depot K7-0211."
+    goal = goal_text(said, 100)
+    assert goal.startswith("The courier dented the crate, case RMA#0093-B. Can you send another?")
+    assert goal.endswith("(K7-0211)")
+    # dates, words and what the goal holds already are not repeated
+    assert goal_text("Where is parcel P-4410? It left on 2031-02-03.", 100) == (
+        "Where is parcel P-4410?"
+    )
+
+
+def test_the_extractive_goal_names_a_unit_only_the_first_message_gives() -> None:
+    events = [
+        event(1, "user", Part(text="Is there a slot on Tuesday? Locker Q3-118.")),
+        event(2, "agent", Part.from_function_call("find_slots", {"day": "tuesday"}, "c1")),
+        event(3, "find_slots", Part.from_function_response("find_slots", {"slots": 0}, "c1")),
+        event(4, "agent", Part(text="Nothing on Tuesday, sorry.")),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None
+    assert result.ok
+    assert "Q3-118" in result.record.goal

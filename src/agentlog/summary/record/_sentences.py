@@ -10,6 +10,7 @@ from typing import Final
 
 from agentlog.summary.record._extract import clip
 from agentlog.summary.record._words import content_words, forms, word_set
+from agentlog.summary.record.learned import identifier_shaped
 
 __all__ = [
     "Said",
@@ -30,6 +31,7 @@ _OPENS: Final = (
     r"|He|She|They|Our|Your|My|A|An|If|Once|When|Please|Thanks|Thank)"
 )
 """Words that open a sentence (pronouns, articles, conjunctions): English, not a domain's."""
+_GOAL_TOKEN: Final = re.compile(r"[A-Za-z0-9#]+(?:[_/:#.-][A-Za-z0-9]+)*")
 _INITIAL: Final = r"(?<![\w.])[A-Z]\."
 _SENTENCE: Final = re.compile(
     r"\s*⏎\s*|(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))"
@@ -310,4 +312,10 @@ def goal_text(said: str, limit: int) -> str:
     ):
         first -= 1
     text = " ".join(parts[first : asks + 1])
-    return clip(text[:1].upper() + text[1:], limit)
+    # The identifiers of the sentences the cut left out ("Flat K7-0211." after the ask) go
+    # with it: what the customer's request is about, which no tool may ever name.
+    left = [s for i, s in enumerate(parts) if not first <= i <= asks]
+    ids = [t for t in _GOAL_TOKEN.findall(" ".join(left)) if identifier_shaped(t)]
+    ids = [t for t in dict.fromkeys(ids) if t not in text]
+    also = f" ({', '.join(ids)})" if ids else ""
+    return clip(text[:1].upper() + text[1:], limit) + also
