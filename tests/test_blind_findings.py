@@ -141,3 +141,24 @@ def test_the_extractive_goal_names_a_unit_only_the_first_message_gives() -> None
     assert result.record is not None
     assert result.ok
     assert "Q3-118" in result.record.goal
+
+
+# --- a write's decision keeps its time window -------------------------------------------------
+
+
+def test_a_rebooking_decision_keeps_the_window_with_the_date() -> None:
+    booked = {"booking": "BK-5512", "day": "2031-03-04", "window": "09:30 until 11:00"}
+    events = [
+        event(1, "user", Part(text="Can my boat inspection BK-5512 move to Tuesday?")),
+        event(2, "agent", Part.from_function_call("rebook_inspection", {"ref": "BK-5512"}, "c1")),
+        event(
+            3, "rebook_inspection", Part.from_function_response("rebook_inspection", booked, "c1")
+        ),
+        event(4, "agent", Part(text="Done, see you then.")),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None
+    assert result.ok
+    decision = " ".join(i.text for i in result.record.decisions)
+    assert "2031-03-04" in decision
+    assert "09:30 until 11:00" in decision

@@ -379,6 +379,23 @@ def _code(value: str) -> bool:
     )
 
 
+_CLOCK: Final = r"(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?[ap]\.?m\.?)?"
+_TIME_SPAN: Final = re.compile(
+    rf"{_CLOCK}(?: ?(?:-|\u2013|\u2014|to|until) ?{_CLOCK})?", re.IGNORECASE
+)
+
+
+def _time_span(value: str) -> bool:
+    """Whether a value is a clock time or a window of two (``14:00``, ``13:00 to 17:00``,
+    ``08:00\u201312:00``, ``1-5pm``): when a booked thing happens, which a write's decision
+    keeps with its date."""
+    return (
+        len(value) <= _STATUS_CHARS
+        and (":" in value or "m" in value.casefold())
+        and _TIME_SPAN.fullmatch(value) is not None
+    )
+
+
 def kept_fields(
     payload: Any,
     entities: Collection[str],
@@ -411,7 +428,7 @@ def kept_fields(
                 if shown not in seen:
                     status = (str(k), shown)
                     seen.add(shown)
-            elif codes and shown not in seen and _code(shown):
+            elif codes and shown not in seen and (_code(shown) or _time_span(shown)):
                 top.append((str(k), shown))
                 seen.add(shown)
     by_key: dict[str, list[str]] = {}
