@@ -162,3 +162,22 @@ def test_a_rebooking_decision_keeps_the_window_with_the_date() -> None:
     decision = " ".join(i.text for i in result.record.decisions)
     assert "2031-03-04" in decision
     assert "09:30 until 11:00" in decision
+
+
+# --- a search's fact is the tools' words only ---------------------------------------------------
+
+
+def test_a_search_fact_citing_its_call_and_result_is_verified() -> None:
+    hits = {"hits": [{"ref": "LOT-77A1", "weight": "12 kg"}, {"ref": "LOT-77B4", "weight": "9 kg"}]}
+    events = [
+        event(1, "user", Part(text="Which lots came in today?")),
+        event(2, "agent", Part.from_function_call("search_lots", {"depot": "north"}, "c1")),
+        event(3, "search_lots", Part.from_function_response("search_lots", hits, "c1")),
+        event(4, "agent", Part(text="LOT-77A1 is the heavier one.")),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None
+    assert result.ok
+    (fact,) = [i for i in result.record.facts if "LOT-77A1" in i.text]
+    assert fact.sources == ("e02", "e03")
+    assert fact.provenance == "verified"

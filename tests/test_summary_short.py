@@ -67,7 +67,7 @@ def test_a_search_reads_its_argument_values_and_the_results_named() -> None:
         ev("e4", "agent", Part(text="XY131 leaves at 19:05.")),
     ]
     (fact,) = record_of(events).facts
-    assert fact.text == "Searched flights LIS→OPO 2026-05-14: 2 results; XY131 named"
+    assert fact.text == "Searched flights LIS→OPO 2026-05-14: 2 results; XY131"
 
 
 def test_a_write_is_a_verb_phrase_and_its_float_amount_reads_in_cents() -> None:

@@ -125,7 +125,7 @@ def test_the_extractive_record_keeps_the_write_and_leaves_the_listing_out() -> N
     assert "MB3N8V" not in record.text()
     # The search is one fact: how many it found and the entry the conversation used.
     (search,) = [i for i in record.facts if i.text.startswith("Searched bookings")]
-    assert search.text == "Searched bookings ana_lima_4410: 3 results; ZW9R2T named"
+    assert search.text == "Searched bookings ana_lima_4410: 3 results; ZW9R2T"
 
 
 def test_a_dict_keyed_by_identifiers_is_a_listing() -> None:

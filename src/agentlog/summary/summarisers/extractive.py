@@ -534,7 +534,7 @@ class _Builder:
         count = len(found)
         text = f"{head}: {count} result{'s' if count != 1 else ''}"
         if used:
-            text += "; " + ", ".join(used) + " named"
+            text += "; " + ", ".join(used)  # no word of ours: the tools say every one
         else:
             self.unnamed.add(text)
         self.add(self.facts, clip(text, self.limit), sources)
