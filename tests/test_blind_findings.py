@@ -181,3 +181,20 @@ def test_a_search_fact_citing_its_call_and_result_is_verified() -> None:
     (fact,) = [i for i in result.record.facts if "LOT-77A1" in i.text]
     assert fact.sources == ("e02", "e03")
     assert fact.provenance == "verified"
+
+
+# --- a promise keeps what its message named before it ---------------------------------------
+
+
+def test_a_promise_keeps_the_identifier_an_earlier_sentence_named() -> None:
+    said = "Claim CLM-88-4471 is registered. We'll email you once the assessor has been."
+    events = [
+        event(1, "user", Part(text="Please register my claim about the fence.")),
+        event(2, "agent", Part(text=said)),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None
+    assert result.ok
+    (promise,) = result.record.commitments
+    assert "CLM-88-4471" in promise.text
+    assert "email you once the assessor has been" in promise.text

@@ -622,6 +622,21 @@ class _Builder:
             else:
                 self.promised.append((line.event_id, [(part, True)]))
             grows = True
+            group = self.promised[-1][1]
+            last = group[-1][0]
+            if (
+                not names_something(last)
+                and "@" not in last
+                and not any(_ids_in(text) for text, _ in group)
+            ):
+                # "We'll write to you with the outcome": of what the message named before it
+                kept = " ".join(
+                    t for e, g in self.promised[:-1] if e == line.event_id for t, _ in g
+                )
+                ids = [t for t in _ids_in(" ".join(said[:i])) if t not in part and t not in kept]
+                if ids:
+                    text, promise = group[-1]
+                    group[-1] = (f"{text.rstrip('.')} ({', '.join(ids)}).", promise)
 
     def new_commitments(self) -> list[SummaryItem]:
         """The commitments, each promise once: of two that say the same, the later (said after
@@ -853,6 +868,12 @@ class ExtractiveSummarizer:
     async def summarize(self, session: SummaryInput) -> SummaryResult:
         """``summarize_now``, for callers that take any ``Summarizer``."""
         return self.summarize_now(session)
+
+
+def _ids_in(text: str) -> list[str]:
+    """The identifier-shaped tokens of ``text``, once each, punctuation around them left out."""
+    tokens = (t.strip(".,;:()!?\"'") for t in text.split())
+    return list(dict.fromkeys(t for t in tokens if identifier_shaped(t)))
 
 
 def _also(left: Sequence[str], event_id: str, sections: Iterable[list[SummaryItem]]) -> bool:
