@@ -198,3 +198,28 @@ def test_a_promise_keeps_the_identifier_an_earlier_sentence_named() -> None:
     (promise,) = result.record.commitments
     assert "CLM-88-4471" in promise.text
     assert "email you once the assessor has been" in promise.text
+
+
+def test_a_search_fact_stays_when_only_the_goals_brackets_name_its_id() -> None:
+    # The goal's bracketed identifiers keep what its cut left out; they are the customer's
+    # words, so a verified lookup of the same id is not redundant with them.
+    log = {"visits": [{"ref": f"VS-{n:04d}", "day": f"2031-01-{n:02d}"} for n in range(1, 13)]}
+    events = [
+        event(
+            1,
+            "user",
+            Part(
+                text="I'm moving next week. Can my parcels go to the new depot? Member mb_5v2k71."
+            ),
+        ),
+        event(2, "agent", Part.from_function_call("get_visit_log", {"member": "mb_5v2k71"}, "c1")),
+        event(3, "get_visit_log", Part.from_function_response("get_visit_log", log, "c1")),
+        event(4, "agent", Part(text="Your parcels will go to the new depot from Monday.")),
+    ]
+    result = ExtractiveSummarizer().summarize_now(events)
+    assert result.record is not None
+    assert result.ok
+    assert result.record.goal.endswith("(mb_5v2k71)")
+    (fact,) = [i for i in result.record.facts if "mb_5v2k71" in i.text]
+    assert fact.sources == ("e02", "e03")
+    assert fact.provenance == "verified"

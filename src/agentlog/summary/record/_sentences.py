@@ -15,6 +15,7 @@ from agentlog.summary.record.learned import identifier_shaped
 __all__ = [
     "Said",
     "drop_lead_in",
+    "goal_parts",
     "goal_text",
     "has_deadline",
     "is_promise",
@@ -297,11 +298,19 @@ _SHORT_ASK: Final = 50
 def goal_text(said: str, limit: int) -> str:
     """The customer's request from their first message: its greeting left out, the first
     sentence that asks (the first sentence if none does), with the sentences before it while
-    it is short or refers back; cut to ``limit``."""
+    it is short or refers back; cut to ``limit``; then, in brackets, the identifiers of the
+    sentences the cut left out."""
+    asked, also = goal_parts(said, limit)
+    return asked + also
+
+
+def goal_parts(said: str, limit: int) -> tuple[str, str]:
+    """:func:`goal_text` in its two parts: the request, and the bracketed identifiers the cut
+    left out (``""`` if none)."""
     said = _GREETING.sub("", said)
     parts = sentences(said)
     if not parts:
-        return ""
+        return "", ""
     asks = next((i for i, s in enumerate(parts) if _ASKS.search(s) is not None), 0)
     # A short request reads with the sentence before it ("My order A-1001 still hasn't
     # arrived. What's going on?"); a long one says enough alone.
@@ -318,4 +327,4 @@ def goal_text(said: str, limit: int) -> str:
     ids = [t for t in _GOAL_TOKEN.findall(" ".join(left)) if identifier_shaped(t)]
     ids = [t for t in dict.fromkeys(ids) if t not in text]
     also = f" ({', '.join(ids)})" if ids else ""
-    return clip(text[:1].upper() + text[1:], limit) + also
+    return clip(text[:1].upper() + text[1:], limit), also

@@ -59,7 +59,7 @@ from agentlog.summary.record._scope import one_check
 from agentlog.summary.record._sentences import (
     Said,
     drop_lead_in,
-    goal_text,
+    goal_parts,
     has_deadline,
     is_promise,
     names_something,
@@ -703,18 +703,23 @@ class _Builder:
         )
 
     def drop_held(
-        self, record: SummaryRecord, expected: dict[str, ExpectedEntity], patterns: EntityPatterns
+        self,
+        record: SummaryRecord,
+        expected: dict[str, ExpectedEntity],
+        patterns: EntityPatterns,
+        goal: str,
     ) -> SummaryRecord:
         """``record`` without the searches none of whose results the session named whose
         entities (the arguments) other items keep: "Listed invoices kestrel-ops: 60 results"
-        says nothing the record does not."""
+        says nothing the record does not. ``goal`` is the goal's text that counts as keeping an
+        entity."""
         facts = list(record.facts)
         for item in record.facts:
             if item.text not in self.unnamed:
                 continue
             absent = {x.entity.key for x in missing_entities(item.text, expected, patterns)}
             held = {k: x for k, x in expected.items() if k not in absent}
-            rest = [record.goal, *(i.text for _, i in record.items() if i is not item)]
+            rest = [goal, *(i.text for _, i in record.items() if i is not item)]
             if not held or not missing_entities("\n".join(rest), held, patterns):
                 facts.remove(item)
         return record.model_copy(update={"facts": tuple(facts)})
@@ -827,12 +832,15 @@ class ExtractiveSummarizer:
             builder.tool_results()
             builder.conversation()
             limit = min(_GOAL_CHARS, self.max_item_chars)
-            said = goal_text(first_user.body, limit) if first_user is not None else ""
-            goal = said if instructions is None else instructions.drop(said)
-            record = builder.record(goal)
-            if goal and first_user is not None:
+            asked, also = goal_parts(first_user.body, limit) if first_user else ("", "")
+            if instructions is not None:
+                asked, also = instructions.drop(asked), instructions.drop(also)
+            record = builder.record(asked + also)
+            if asked + also and first_user is not None:
                 record = record.model_copy(update={"goal_sources": (first_user.event_id,)})
-            record = builder.drop_held(record, expected, self.patterns)
+            # The bracketed identifiers keep what the cut left out; they hold nothing a search's
+            # fact says for the tool, so they never stand in for it.
+            record = builder.drop_held(record, expected, self.patterns, asked)
             return builder.keep_entities(record, expected, self.patterns)
 
         # Cleaning costs a regex scan per copied string, so it runs only when it has work: when
