@@ -77,6 +77,16 @@ Round 6 (issue 13) read a payload as of its event's time and more of its structu
   made (``"approval": {"approved": true}``) or refused; ``"cancellation": {"approved": true}``
   is another act, decided.
 
+Round 7 (issue 13) read which thing a payload is about, and what else it holds:
+
+- a top key holding an identifier without naming it (``"previous_order": "A-2002"``,
+  ``"replaces"``) refers to another thing when the top object names its own by a naming key
+  (``"order_id": "A-1001"``): an item naming only the other thing is not verified by the
+  payload's states, unless it says the key's words (:func:`_referred`);
+- an item naming an object that holds money (``"refund": {"amount": 12.0}``) and writing
+  none of its sums, but one a field it does not name holds (the ``"total"``), puts another
+  thing's sum on it (:func:`_other_amount`).
+
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
 identifier (:data:`_NAME_WORDS`: ``id``, ``number``, ``code``) are not what an item names.
@@ -100,6 +110,7 @@ from agentlog.summary.record._dated import DATE, AsOf
 from agentlog.summary.record._payload import _DENIED, _TEXT_KEYS, _decision_word
 from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._words import REVERSALS, STOP_WORDS, content_words, forms
+from agentlog.summary.record.entities import MONEY_KEYS
 
 __all__ = ["Leaf", "Payload", "binds", "numbers_of", "read_payload"]
 
@@ -263,6 +274,12 @@ class Payload:
     lapsed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     """Each time bound the event's day is outside (``"expires_at"`` before it,
     ``"effective_from"`` after it): the object's subject, and what else its key names."""
+    own: frozenset[str] = frozenset()
+    """The identifiers (case folded, no ``#``) its top object holds under a naming key
+    (``"order_id": "A-1001"``): what the payload is about."""
+    refs: dict[str, frozenset[str]] = _default(default_factory=dict)
+    """The identifiers its top object holds under a key naming another thing
+    (``"previous_order": "A-2002"``, ``"replaces"``), each with that key's words."""
 
 
 class _Reading:
@@ -270,7 +287,8 @@ class _Reading:
 
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
-        *("kinds", "lapsed", "objects", "record_obj", "records", "undoing"),
+        *("kinds", "lapsed", "objects", "own", "record_obj", "records"),
+        *("refs", "undoing"),
     )
 
     def __init__(self, day: str | None = None) -> None:
@@ -293,6 +311,9 @@ class _Reading:
         self.records = 0
         self.objects = 0
         self.kinds: dict[int, set[str]] = {}
+        self.own: set[str] = set()
+        """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
+        self.refs: dict[str, frozenset[str]] = {}
 
 
 def read_payload(tool: str, payload: Any) -> Payload:
@@ -335,6 +356,8 @@ def read_payload(tool: str, payload: Any) -> Payload:
         frozenset(kinds),
         {obj: frozenset(words) for obj, words in reading.kinds.items()},
         tuple(reading.lapsed),
+        frozenset(reading.own),
+        {i: w for i, w in reading.refs.items() if i not in reading.own},
     )
 
 
@@ -395,6 +418,12 @@ def _walk(
                     _record_value(info, value, record, reading)
                 if day is not None and first.isdigit():
                     _bound_in_time(info, value, above, reading)
+                if top and _ID_SHAPE.fullmatch(value) and not info.generic:
+                    ident = value.lstrip("#").casefold()
+                    if info.names_id:
+                        reading.own.add(ident)
+                    else:  # a key naming a thing and no name of its own: another thing's
+                        reading.refs[ident] = words
                 read = _string(value)
                 if read is not None:  # _stated, written out: most leaves are strings
                     said, field = read.words, info.field
@@ -445,7 +474,8 @@ def _walk(
                 ):
                     # A field's name and its value (:func:`_leaf`): it states no word.
                     found.append(
-                        _new(Leaf, (_NONE, above, top, info.field, _NONE, _amount(value), "",
+                        _new(Leaf, (_NONE, above, top, info.field, _NONE,
+                                    _amount(value), "",
                                     False, False, False, records, False, 0, False, False, _NONE,
                                     False))
                     )  # fmt: skip
@@ -910,6 +940,8 @@ def binds(
             for p in payloads
         ):
             return False  # "$84.00" where the tool's 84.00 is in yen
+    if ids and any(_referred(p, ids, spoken) for p in payloads):
+        return False  # "A-2002 refund approved" where A-2002 is the order A-1001 replaced
     named = _named_records(text, payloads)
     written = spoken | frozenset(text_words)  # its negated words too ("no connection")
     undoes = not spoken.isdisjoint(_UNDOING)
@@ -922,7 +954,22 @@ def binds(
             continue  # a word that names a field is the item naming it, not a state it says
         if not _bound(alternatives, spoken, payloads, named, undoes, written):
             return False
+    if amounts and _other_amount(payloads, spoken, amounts):
+        return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
     return not any(_misstated(p, spoken, ids, amounts) for p in payloads)
+
+
+def _referred(payload: Payload, ids: Collection[str], spoken: frozenset[str]) -> bool:
+    """Whether the item names a thing by an identifier the payload holds only under another
+    thing's key (``"previous_order": "A-2002"``) while its top object names its own subject
+    (``"order_id": "A-1001"``): the payload's states are its subject's, not the one it refers
+    to (unless the item says the key's words: "the previous order A-2002")."""
+    if not payload.refs or not payload.own:
+        return False
+    refs = payload.refs
+    if any(i in payload.own for i in ids):
+        return False
+    return any(i in refs and refs[i].isdisjoint(spoken) for i in ids)
 
 
 def _named_records(text: str, payloads: Sequence[Payload]) -> list[frozenset[int] | None]:
@@ -1062,6 +1109,34 @@ def _misstated(
         if worded and len(worded) == len(named) and _elsewhere(payload.states, spoken):
             return True
     return False
+
+
+def _other_amount(
+    payloads: Sequence[Payload], spoken: frozenset[str], amounts: Collection[str]
+) -> bool:
+    """Whether the item names one object holding money (``"refund": {"amount": 12.0}``: a
+    key of :data:`.entities.MONEY_KEYS` in an object, not a list's record, whose key path
+    the item names) and writes none of that object's sums in any payload, but one that a
+    field outside it holds and the item does not name (the order's ``"total"``): it puts
+    another thing's sum on the thing it names."""
+    own: set[str] = set()
+    outside: set[str] = set()
+    for payload in payloads:
+        for leaf in payload.leaves:
+            if leaf.amount is None:
+                continue
+            if (
+                leaf.subject
+                and not leaf.records
+                and leaf.subject <= spoken
+                and not leaf.field.isdisjoint(MONEY_KEYS)
+            ):
+                own.add(leaf.amount)
+            elif not leaf.field or not leaf.field <= spoken:  # "total 84.00" names its field
+                outside.add(leaf.amount)
+    if not own or not own.isdisjoint(amounts):
+        return False
+    return not outside.isdisjoint(amounts)
 
 
 def _unnamed_amount(
