@@ -17,17 +17,22 @@ DATE: Final = re.compile(r"(\d{4}-\d{2}-\d{2})(?![\d-])")
 class AsOf(dict[str, Any]):
     """A payload (a call's arguments, a result) that knows the day its event happened."""
 
-    __slots__ = ("day",)
+    __slots__ = ("changed", "day")
 
-    def __init__(self, payload: Mapping[str, Any], day: str) -> None:
+    def __init__(
+        self, payload: Mapping[str, Any], day: str, changed: frozenset[str] = frozenset()
+    ) -> None:
         super().__init__(payload)
         self.day = day
         """The event's day, ``YYYY-MM-DD`` in UTC."""
+        self.changed = changed
+        """Its top keys that a later result of the same call (one tool, equal arguments)
+        answered otherwise: what they held, they held before (:mod:`.binding`)."""
 
     # One payload as of two days is two readings: a check that reads a payload once for the
     # events holding it alike (``_unit``) must not lend one day's reading to the other.
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, AsOf) and other.day != self.day:
+        if isinstance(other, AsOf) and (other.day != self.day or other.changed != self.changed):
             return False
         return dict.__eq__(self, other)
 
@@ -45,9 +50,9 @@ _KNOWN: Final = 946_684_800.0
 epoch's first seconds), and a payload's dates are not read against it."""
 
 
-def as_of(payload: Any, timestamp: float) -> Any:
+def as_of(payload: Any, timestamp: float, changed: frozenset[str] = frozenset()) -> Any:
     """``payload`` as an :class:`AsOf` of its event's day (a mapping of an event with a real
-    time, :data:`_KNOWN`; anything else as is)."""
+    time, :data:`_KNOWN`; anything else as is), ``changed`` its keys a later result undid."""
     if isinstance(payload, dict) and payload and timestamp >= _KNOWN:
-        return AsOf(payload, day_of(timestamp))
+        return AsOf(payload, day_of(timestamp), changed)
     return payload

@@ -85,7 +85,10 @@ Round 7 (issue 13) read which thing a payload is about, and what else it holds:
   payload's states, unless it says the key's words (:func:`_referred`);
 - an item naming an object that holds money (``"refund": {"amount": 12.0}``) and writing
   none of its sums, but one a field it does not name holds (the ``"total"``), puts another
-  thing's sum on it (:func:`_other_amount`).
+  thing's sum on it (:func:`_other_amount`);
+- a top key that a later answer to the same call (one tool, equal arguments) holds another
+  value under held its value before (:class:`._dated.AsOf`, ``changed``): ``"refund":
+  "approved"`` then ``"refund": "revoked"``.
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -287,7 +290,7 @@ class _Reading:
 
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
-        *("kinds", "lapsed", "objects", "own", "record_obj", "records"),
+        *("changed", "kinds", "lapsed", "objects", "own", "record_obj", "records"),
         *("refs", "undoing"),
     )
 
@@ -312,13 +315,18 @@ class _Reading:
         self.objects = 0
         self.kinds: dict[int, set[str]] = {}
         self.own: set[str] = set()
+        self.changed: frozenset[str] = _NONE
+        """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.refs: dict[str, frozenset[str]] = {}
 
 
 def read_payload(tool: str, payload: Any) -> Payload:
     """The leaves of a JSON-like ``payload`` (mappings, lists and scalars) of tool ``tool``."""
-    reading = _Reading(payload.day if isinstance(payload, AsOf) else None)
+    dated = isinstance(payload, AsOf)
+    reading = _Reading(payload.day if dated else None)
+    if dated and payload.changed:
+        reading.changed = payload.changed
     _walk(payload, frozenset(), None, 0, reading, frozenset())
     keys, found = reading.keys, reading.found
     stating: dict[str, list[Leaf]] = {}
@@ -385,8 +393,11 @@ def _walk(
         if record:
             reading.record_obj[record] = obj
         keys, day = reading.keys, reading.day
+        changed = reading.changed if top else _NONE
         for key, value in node.items():
             info = _key_info(key) if type(key) is str else _key_info(str(key))
+            if changed and key in changed:  # a later answer to the same call holds now
+                info = info._replace(past=True)
             words = info.words
             kind = type(value)
             if info.acts and value is not True and _says_no(value, info, reading, record):

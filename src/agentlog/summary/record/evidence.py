@@ -52,6 +52,7 @@ of a long session.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
@@ -156,6 +157,7 @@ class Evidence:
         self._folded_ids: set[str] | None = None
         self._user_runs: set[tuple[str, ...]] | None = None
         self._answers: dict[str, bool] | None = None
+        self._changed: dict[str, frozenset[str]] | None = None
         self._calls: set[tuple[str | None, str]] | None = None
         self._said_by_tools: str | None = None
         self._tool_letters: str | None = None
@@ -341,8 +343,14 @@ class Evidence:
                     ((c.name, as_of(c.args, when)) for c in calls_of if c.id == link), None
                 )
             elif kind == "result" and link is not None:
+                changed = self._changed_later().get(link, _NO_KEYS)
                 payload = next(
-                    ((r.name, as_of(r.response, when)) for r in results_of if r.id == link), None
+                    (
+                        (r.name, as_of(r.response, when, changed))
+                        for r in results_of
+                        if r.id == link
+                    ),
+                    None,
                 )
                 if payload is not None and not self._answered(link):
                     # A failure does not say the act its tool is named for: only what it holds.
@@ -552,6 +560,39 @@ class Evidence:
         self._calls, self._answers = calls, answers
         return calls, answers
 
+    def _changed_later(self) -> dict[str, frozenset[str]]:
+        """For each result (by its call's id), the top keys that a later answer to the same
+        call (one tool, equal arguments, not a failure) holds another value under: the later
+        answer is what holds now (``"refund": "approved"``, then ``"refund": "revoked"``)."""
+        if self._changed is not None:
+            return self._changed
+        asked: dict[str, tuple[str, str]] = {}
+        answers: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
+        for event in self.events.values():
+            if event.content is None:
+                continue
+            for part in event.content.parts:
+                if (call := part.function_call) is not None and call.id is not None:
+                    asked[call.id] = (call.name, _canonical(call.args))
+                result = part.function_response
+                if result is None or result.id is None or result.id not in asked:
+                    continue
+                if isinstance(result.response, dict) and not _reports_failure(result.response):
+                    answers.setdefault(asked[result.id], []).append((result.id, result.response))
+        changed: dict[str, frozenset[str]] = {}
+        for series in answers.values():
+            for n, (call_id, response) in enumerate(series[:-1]):
+                keys = {
+                    key
+                    for _, later in series[n + 1 :]
+                    for key, value in response.items()
+                    if key in later and later[key] != value
+                }
+                if keys:
+                    changed[call_id] = frozenset(keys)
+        self._changed = changed
+        return changed
+
     def _unquoted(self, text: str, event: Event) -> str:
         """``text`` without the runs of :data:`_QUOTED` words or more that a message of the
         user holds, and without each other word the user wrote that neither what the
@@ -637,6 +678,14 @@ class Evidence:
 _OUTCOME_KEYS: Final = frozenset({"ok", "success", "succeeded", "successful", "done", "completed"})
 _STATUS_KEYS: Final = frozenset({"status", "status_code", "http_status", "result"})
 _FAILURE_START: Final = re.compile(r"\s*(?:error|errored|fail(?:ed|ure)?)\b", re.IGNORECASE)
+
+
+_NO_KEYS: Final[frozenset[str]] = frozenset()
+
+
+def _canonical(args: Any) -> str:
+    """A call's arguments as one text, equal for equal arguments in any key order."""
+    return json.dumps(args, sort_keys=True, default=str)
 
 
 def _reports_failure(response: Any) -> bool:
