@@ -88,7 +88,10 @@ Round 7 (issue 13) read which thing a payload is about, and what else it holds:
   thing's sum on it (:func:`_other_amount`);
 - a top key that a later answer to the same call (one tool, equal arguments) holds another
   value under held its value before (:class:`._dated.AsOf`, ``changed``): ``"refund":
-  "approved"`` then ``"refund": "revoked"``.
+  "approved"`` then ``"refund": "revoked"``;
+- a number under a key counting a currency's hundredths (:data:`_MINOR`: ``amount_cents``,
+  ``minor_units``) is that sum divided by 100: ``8400`` there is 84.00, and "$8,400" is
+  not what it holds (:attr:`Payload.minor`).
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -150,6 +153,9 @@ _ENDS: Final = frozenset(
 )
 """Words of a key saying its date is when its object stops being in force (``valid_until``)."""
 _BOUNDS: Final = _STARTS | _ENDS
+_MINOR: Final = frozenset({"cent", "cents", "minor", "pence", "penny", "pennies"})
+"""Words of a key saying its number counts a currency's hundredth (``amount_cents``,
+``minor_units``): ``8400`` there is 84.00, and "$8,400" is not what it holds."""
 _TIMES: Final = (
     _STARTS
     | _ENDS
@@ -283,6 +289,9 @@ class Payload:
     refs: dict[str, frozenset[str]] = _default(default_factory=dict)
     """The identifiers its top object holds under a key naming another thing
     (``"previous_order": "A-2002"``, ``"replaces"``), each with that key's words."""
+    minor: frozenset[str] = frozenset()
+    """Numbers as written under a key counting a currency's hundredths (``amount_cents``):
+    not amounts it holds (:attr:`amounts` holds them divided)."""
 
 
 class _Reading:
@@ -290,7 +299,7 @@ class _Reading:
 
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
-        *("changed", "kinds", "lapsed", "objects", "own", "record_obj", "records"),
+        *("changed", "kinds", "lapsed", "minor", "objects", "own", "record_obj", "records"),
         *("refs", "undoing"),
     )
 
@@ -317,6 +326,7 @@ class _Reading:
         self.own: set[str] = set()
         self.changed: frozenset[str] = _NONE
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
+        self.minor: set[str] = set()
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.refs: dict[str, frozenset[str]] = {}
 
@@ -366,6 +376,7 @@ def read_payload(tool: str, payload: Any) -> Payload:
         tuple(reading.lapsed),
         frozenset(reading.own),
         {i: w for i, w in reading.refs.items() if i not in reading.own},
+        frozenset(reading.minor - amounts),
     )
 
 
@@ -486,7 +497,7 @@ def _walk(
                     # A field's name and its value (:func:`_leaf`): it states no word.
                     found.append(
                         _new(Leaf, (_NONE, above, top, info.field, _NONE,
-                                    _amount(value), "",
+                                    _minor(value, reading) if info.minor else _amount(value), "",
                                     False, False, False, records, False, 0, False, False, _NONE,
                                     False))
                     )  # fmt: skip
@@ -699,6 +710,8 @@ class _Key(NamedTuple):
     """Whether it names when its object stops being in force (:data:`_ENDS`)."""
     planned: bool = False
     """Whether it says its date is a plan (:data:`_PLANNED`)."""
+    minor: bool = False
+    """Whether it says its number counts a currency's minor unit (:data:`_MINOR`)."""
 
 
 _ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False, False)
@@ -728,6 +741,7 @@ def _key_info(key: str) -> _Key:
         not runs.isdisjoint(_STARTS),
         not runs.isdisjoint(_ENDS),
         not runs.isdisjoint(_PLANNED),
+        not runs.isdisjoint(_MINOR),
     )
 
 
@@ -760,8 +774,9 @@ def _leaf(
         or (kind is not bool and isinstance(value, int | float))
     ):
         # A field's name and its value: it states no word.
+        amount = _minor(value, reading) if info.minor else _amount(value)
         found.append(
-            _new(Leaf, (_NONE, above, top, field, _NONE, _amount(value), "", False, False,
+            _new(Leaf, (_NONE, above, top, field, _NONE, amount, "", False, False,
                         False, records, False, 0, False, False, _NONE, False))
         )  # fmt: skip
     elif isinstance(value, str):
@@ -809,6 +824,15 @@ the named tuple's own constructor (keywords and defaults, in Python) costs more 
 def _amount(value: float) -> str | None:
     """A number value as an amount key (``money:12.50``), read once per number."""
     return amount_key(repr(value)) if value == value and abs(value) < 1e15 else None
+
+
+def _minor(value: float, reading: _Reading) -> str | None:
+    """A count of a currency's hundredths as the amount it is (``8400`` cents: 84.00); the
+    count as written is kept apart (:attr:`Payload.minor`), an amount no item may read."""
+    written = _amount(value)
+    if written is not None:
+        reading.minor.add(written)
+    return _amount(value / 100)
 
 
 class _String(NamedTuple):
@@ -951,6 +975,8 @@ def binds(
             for p in payloads
         ):
             return False  # "$84.00" where the tool's 84.00 is in yen
+    if amounts and any(not p.minor.isdisjoint(amounts) for p in payloads):
+        return False  # "$8,400.00" where the tool's 8400 counts cents
     if ids and any(_referred(p, ids, spoken) for p in payloads):
         return False  # "A-2002 refund approved" where A-2002 is the order A-1001 replaced
     named = _named_records(text, payloads)
