@@ -55,6 +55,7 @@ from agentlog.summary.record._extract import (
     unwrap,
     words_of,
 )
+from agentlog.summary.record._scan import date_entities
 from agentlog.summary.record._scope import one_check
 from agentlog.summary.record._sentences import (
     Said,
@@ -170,6 +171,10 @@ def _whole_in(text: str, value: str) -> bool:
 def _each(values: Iterable[str]) -> set[str]:
     """Shown values, and each of a joined list's (``IPX4, IPX7``): each is said."""
     return {part for v in values for part in (v, *v.split(", "))}
+
+
+_AWAITED: Final = frozenset({"due", "deadline", "by"})
+"""The last word of a result's key naming when an outcome is to come (``decision_by``)."""
 
 
 def _capital(text: str) -> str:
@@ -291,6 +296,8 @@ class _Builder:
                 else:
                     values = named_numbers(name, values, asked | texts)
                     self.read(name, args, values, payload, texts, sources, repeated)
+                if not failed(payload):
+                    self.awaited(args, payload, sources)
         for label, (value, sources) in self.last_shown.items():
             self.add(self.facts, clip(f"{label}, last shown: {value}", self.limit), sources)
         for call_id, (event_id, name, args) in self.calls.items():
@@ -298,6 +305,34 @@ class _Builder:
                 text = _capital(self.act(words_of(name), self.arguments(args, ())))
                 text += "; no result yet"
                 self.add(self.open_questions, text, [event_id])
+
+    def awaited(self, args: Any, payload: Any, sources: list[str]) -> None:
+        """An outcome a result says is still to come, as an open question: a top-level key
+        whose last word is ``due``, ``deadline`` or ``by`` holding a date (``decision_by``,
+        ``merchant_response_due``), with what the result or its call identifies and its
+        status: "ESC-30218: status queued, decision by May 26, 2026"."""
+        if not isinstance(payload, Mapping):
+            return
+        waits = [
+            f"{words_of(key)} {value}"
+            for key, value in payload.items()
+            if isinstance(key, str)
+            and isinstance(value, str)
+            and words_of(key).rsplit(" ", 1)[-1] in _AWAITED
+            and next(date_entities(value), None) is not None
+        ]
+        if not waits:
+            return
+        named = [
+            str(v)
+            for held in (payload, args if isinstance(args, Mapping) else {})
+            for k, v in held.items()
+            if isinstance(k, str) and isinstance(v, str) and is_id_key(k) and identifier_shaped(v)
+        ]
+        status = payload.get("status")
+        parts = [f"status {status}"] if isinstance(status, str) and status else []
+        head = f"{named[0]}: " if named else ""
+        self.add(self.open_questions, clip(head + ", ".join(parts + waits), self.limit), sources)
 
     def repeated_labels(self) -> set[str]:
         """The labels (``Status Bar:``) that the prose results of more than one tool show: a
