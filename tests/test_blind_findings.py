@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from agentlog import Content, Event, Part
+from agentlog import Event, Part
 from agentlog.summary import (
     ExtractiveSummarizer,
     SummaryItem,
@@ -15,19 +15,7 @@ from agentlog.summary import (
 from agentlog.summary.evaluation._match import action_recalled, mentions
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.learned import identifier_shaped
-
-T0 = 1_790_000_000.0
-
-
-def event(n: int, author: str, part: Part) -> Event:
-    role = "user" if author == "user" or part.function_response else "model"
-    return Event(
-        id=f"e{n:02d}",
-        invocation_id="i1",
-        author=author,
-        timestamp=T0 + n,
-        content=Content(role=role, parts=(part,)),
-    )
+from test_summary_shapes import event
 
 
 def found(events: list[Event]) -> set[str]:

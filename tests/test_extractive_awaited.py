@@ -5,21 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentlog import Content, Event, Part
+from agentlog import Event, Part
 from agentlog.summary import ExtractiveSummarizer
-
-T0 = 1_790_000_000.0
-
-
-def event(n: int, author: str, part: Part) -> Event:
-    role = "user" if author == "user" or part.function_response else "model"
-    return Event(
-        id=f"e{n:02d}",
-        invocation_id="i1",
-        author=author,
-        timestamp=T0 + n,
-        content=Content(role=role, parts=(part,)),
-    )
+from test_summary_shapes import event
 
 
 def session(tool: str, args: dict[str, Any], answer: dict[str, Any]) -> list[Event]:
