@@ -89,8 +89,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_an_error_quoting_the_request_is_not_an_approval[answer5]",
         "test_an_error_quoting_the_request_is_not_an_approval[answer6]",
         "test_an_error_quoting_the_request_is_not_an_approval[answer7]",
-        "test_citations_do_not_pool_their_entities[first0-second0-wordings0]",
-        "test_citations_do_not_pool_their_entities[first2-second2-wordings2]",
         "test_through_a_compaction[events1-A-1001 refund approved.]",
         "test_through_a_handoff[events1-A-1001 refund approved.]",
     }

@@ -91,7 +91,10 @@ Round 7 (issue 13) read which thing a payload is about, and what else it holds:
   "approved"`` then ``"refund": "revoked"``;
 - a number under a key counting a currency's hundredths (:data:`_MINOR`: ``amount_cents``,
   ``minor_units``) is that sum divided by 100: ``8400`` there is 84.00, and "$8,400" is
-  not what it holds (:attr:`Payload.minor`).
+  not what it holds (:attr:`Payload.minor`);
+- of several cited exchanges, one whose tops name their own subjects (``"order_id":
+  "A-2002"``) by no identifier the item writes, beside one naming the item's, is about
+  another thing: a word or a sum only it holds is not the item's (:func:`_about`).
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -954,6 +957,7 @@ def binds(
     payloads: Sequence[Payload],
     said: Callable[[str], bool] = lambda _: False,
     text: str = "",
+    links: Sequence[str | None] = (),
 ) -> bool:
     """Whether each of ``payloads`` (a tool's name and the leaves of its call or result) says
     the item's words of what the item names (module docstring).
@@ -964,6 +968,7 @@ def binds(
     (:func:`numbers_of`) and ``text`` the item's text (the short codes and the currency it
     writes). A word for which ``said`` is true is held by cited evidence other than these
     payloads (a decision's text, a call shown without its payload) and needs no leaf.
+    ``links`` are the payloads' call ids (a call and its result are one exchange).
     """
     spoken = _spoken(text_words)
     if not spoken or not payloads:
@@ -979,6 +984,10 @@ def binds(
         return False  # "$8,400.00" where the tool's 8400 counts cents
     if ids and any(_referred(p, ids, spoken) for p in payloads):
         return False  # "A-2002 refund approved" where A-2002 is the order A-1001 replaced
+    if ids and len(payloads) > 1:
+        payloads, others = _about(payloads, ids, text.casefold(), links)
+        if others and not _own_words(words, amounts, payloads, others, said):
+            return False  # "A-1001 refund approved" where the approval is A-2002's result's
     named = _named_records(text, payloads)
     written = spoken | frozenset(text_words)  # its negated words too ("no connection")
     undoes = not spoken.isdisjoint(_UNDOING)
@@ -1007,6 +1016,63 @@ def _referred(payload: Payload, ids: Collection[str], spoken: frozenset[str]) ->
     if any(i in payload.own for i in ids):
         return False
     return any(i in refs and refs[i].isdisjoint(spoken) for i in ids)
+
+
+def _about(
+    payloads: Sequence[Payload], ids: Collection[str], text: str, links: Sequence[str | None]
+) -> tuple[Sequence[Payload], list[Payload]]:
+    """The payloads about what the item names, and those about another thing: an exchange
+    (a call and its result, by ``links``; a payload alone without one) whose tops name their
+    own subjects (:attr:`Payload.own`) by no identifier the item writes (``text``, case
+    folded), beside one that names it by one of the item's (the lookup of A-2002 cited with
+    the lookup of A-1001)."""
+    if not any(not p.own.isdisjoint(ids) for p in payloads):
+        return payloads, []
+    linked = list(links) if len(links) == len(payloads) else [None] * len(payloads)
+    named: set[str] = set()
+    apart: list[bool] = []
+    for payload, link in zip(payloads, linked, strict=True):
+        other = bool(payload.own) and payload.own.isdisjoint(ids)
+        other = other and not any(i in text for i in payload.own)
+        apart.append(other)
+        if not other and link is not None:
+            named.add(link)
+    mine: list[Payload] = []
+    others: list[Payload] = []
+    for payload, link, other in zip(payloads, linked, apart, strict=True):
+        (others if other and link not in named else mine).append(payload)
+    return mine, others
+
+
+def _own_words(
+    words: Collection[str],
+    amounts: Collection[str],
+    mine: Sequence[Payload],
+    others: Sequence[Payload],
+    said: Callable[[str], bool],
+) -> bool:
+    """Whether each word and sum of the item that a payload about another thing holds (a
+    state, a key, its tool's name, a number) is held by one about the item's own too: one
+    cited result does not lend its approval or its total to the order another names."""
+    for word in words:
+        if "~" in word or said(word):
+            continue
+        alternatives = forms(word) | {word}
+        if _holds(others, alternatives) and not _holds(mine, alternatives):
+            return False
+    for amount in amounts:
+        if any(amount in p.amounts for p in others) and not any(amount in p.amounts for p in mine):
+            return False
+    return True
+
+
+def _holds(payloads: Sequence[Payload], alternatives: frozenset[str]) -> bool:
+    return any(
+        not alternatives.isdisjoint(p.tool)
+        or not alternatives.isdisjoint(p.keys)
+        or any(w in p.stating for w in alternatives)
+        for p in payloads
+    )
 
 
 def _named_records(text: str, payloads: Sequence[Payload]) -> list[frozenset[int] | None]:

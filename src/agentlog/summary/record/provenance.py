@@ -258,6 +258,7 @@ def _bound(words: set[str], text: str, entities: Sequence[Entity], units: Sequen
     """Whether the payloads of ``units`` say the item's words of what it names
     (:mod:`.binding`): a state of the exchange beside the refund is not the refund's."""
     payloads: list[Payload] = []
+    links: list[str | None] = []
     bare: list[Unit] = []
     for unit in units:
         read = unit.leaves()
@@ -265,6 +266,7 @@ def _bound(words: set[str], text: str, entities: Sequence[Entity], units: Sequen
             bare.append(unit)
         else:
             payloads.append(read)
+            links.append(unit.link)
     if not payloads:
         return True
     ids = [e.key[3:] for e in entities if e.kind == "id"]
@@ -279,6 +281,7 @@ def _bound(words: set[str], text: str, entities: Sequence[Entity], units: Sequen
         payloads,
         lambda word: any(not u.unsaid([word]) for u in bare),
         text,
+        links,
     )
 
 
