@@ -94,7 +94,10 @@ Round 7 (issue 13) read which thing a payload is about, and what else it holds:
   not what it holds (:attr:`Payload.minor`);
 - of several cited exchanges, one whose tops name their own subjects (``"order_id":
   "A-2002"``) by no identifier the item writes, beside one naming the item's, is about
-  another thing: a word or a sum only it holds is not the item's (:func:`_about`).
+  another thing: a word or a sum only it holds is not the item's (:func:`_about`);
+- a result saying its call did not go through (:class:`._dated.AsOf`, ``failed``:
+  ``"ok": false``, an ``errors`` list, ``"status_code": 422``) states each of its words as
+  not so: what it holds is the request's (``"refund": "approved"`` beside ``"ok": false``).
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -342,6 +345,8 @@ def read_payload(tool: str, payload: Any) -> Payload:
         reading.changed = payload.changed
     _walk(payload, frozenset(), None, 0, reading, frozenset())
     keys, found = reading.keys, reading.found
+    if dated and payload.failed:  # a failure's words are the request's: stated, not so
+        found[:] = [leaf._replace(void=True) if leaf.states else leaf for leaf in found]
     stating: dict[str, list[Leaf]] = {}
     fields: dict[frozenset[str], list[Leaf]] = {}
     states: list[Leaf] = []

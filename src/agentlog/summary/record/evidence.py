@@ -344,9 +344,10 @@ class Evidence:
                 )
             elif kind == "result" and link is not None:
                 changed = self._changed_later().get(link, _NO_KEYS)
+                failed = not self._answered(link)
                 payload = next(
                     (
-                        (r.name, as_of(r.response, when, changed))
+                        (r.name, as_of(r.response, when, changed, failed))
                         for r in results_of
                         if r.id == link
                     ),
