@@ -97,7 +97,9 @@ Round 7 (issue 13) read which thing a payload is about, and what else it holds:
   another thing: a word or a sum only it holds is not the item's (:func:`_about`);
 - a result saying its call did not go through (:class:`._dated.AsOf`, ``failed``:
   ``"ok": false``, an ``errors`` list, ``"status_code": 422``) states each of its words as
-  not so: what it holds is the request's (``"refund": "approved"`` beside ``"ok": false``).
+  not so: what it holds is the request's (``"refund": "approved"`` beside ``"ok": false``),
+  and so does one holding ``null`` under what its tool acts on (``approve_refund`` answered
+  ``{"refund": null}``: :func:`.evidence._nothing_made`).
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an

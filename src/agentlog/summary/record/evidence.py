@@ -556,7 +556,9 @@ class Evidence:
                 if result is None or result.id is None:
                     continue
                 if not users or is_human_request(result.name):
-                    failed = _reports_failure(result.response)
+                    failed = _reports_failure(result.response) or _nothing_made(
+                        result.name, result.response
+                    )
                     answers[result.id] = not failed
         self._calls, self._answers = calls, answers
         return calls, answers
@@ -708,6 +710,20 @@ def _reports_failure(response: Any) -> bool:
             if isinstance(value, str) and _FAILURE_START.match(value) is not None:
                 return True
     return False
+
+
+_NAME_RUN: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _nothing_made(tool: str, response: Any) -> bool:
+    """Whether a result holds nothing (``null``) under a top key naming what its tool acts on
+    (``approve_refund`` answered ``{"refund": null}``): the act made no such thing."""
+    if not isinstance(response, dict) or not any(v is None for v in response.values()):
+        return False
+    words = {w.lower() for w in _NAME_RUN.findall(tool)}
+    return any(
+        value is None and str(key).strip().lower() in words for key, value in response.items()
+    )
 
 
 def _agent_name(event: Event) -> bool:
