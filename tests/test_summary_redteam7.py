@@ -44,13 +44,12 @@ these: an identifier a top key holds for another thing (``previous_order``) and 
 a field the item does not name (family 6); a later answer to the same call undoing the cited
 one (8); a count of cents read as dollars (9); a lookup of another order lending its words
 (7); a result reporting failure stating the request's values (2 and both paths); a write
-answered ``null`` under what its tool acts on (5). With them, 92 of 1,197 (family 2: 8, 4: 8,
-6: 4, 9: 16, 10: 32, 12: 24; paths none).
-The cases still open are strict xfails (:data:`_OPEN`): an
-error echo under ``rejected_input`` (no top-level failure), a short echo under a state key, a
-date another key holds (``placed``), numbers apart by a space or an exponent (``8 400``,
-``1e2``, ``USD 12/84``), Cyrillic "не" (folded to "he"), a foreign hedge, a tool named as the
-claim.
+answered ``null`` under what its tool acts on (5); a date another key holds (6). With them,
+88 of 1,197 (family 2: 8, 4: 8, 9: 16, 10: 32, 12: 24; paths none).
+The cases still open are strict xfails (:data:`_OPEN`): an error echo under
+``rejected_input`` (no top-level failure), a short echo under a state key, numbers apart by a
+space or an exponent (``8 400``, ``1e2``, ``USD 12/84``), Cyrillic "не" (folded to "he"), a
+foreign hedge, a tool named as the claim.
 """
 
 from __future__ import annotations
@@ -88,7 +87,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_tool_named_as_a_claim_is_not_the_claim[manager_approved_full_refund]",
         "test_a_tool_named_as_a_claim_is_not_the_claim[refund_approved]",
         "test_an_argument_the_result_repeats_is_the_customers[args5-answer5]",
-        "test_an_entity_held_for_something_else_does_not_verify[payload5-wordings5]",
         "test_an_error_quoting_the_request_is_not_an_approval[answer6]",
     }
 )

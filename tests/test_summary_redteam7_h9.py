@@ -42,3 +42,9 @@ def test_cents_are_not_a_sum_of_dollars() -> None:
     events = amount_lookup(8400, "amount_cents")
     assert label("A-1001 refund approved.", ["e02", "e03"], events) == "verified"
     assert label("A-1001 refund of $8,400.00 approved.", ["e02", "e03"], events) != "verified"
+
+
+def test_the_date_of_the_key_the_item_names_verifies() -> None:
+    events = lookup({"refund": "approved", "approved_on": "2026-09-01", "placed": "2026-08-01"})
+    assert label("A-1001 refund approved on 2026-09-01.", ["e02", "e03"], events) == "verified"
+    assert label("A-1001 refund approved on 2026-08-01.", ["e02", "e03"], events) != "verified"

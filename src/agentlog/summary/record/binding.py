@@ -99,7 +99,9 @@ Round 7 (issue 13) read which thing a payload is about, and what else it holds:
   ``"ok": false``, an ``errors`` list, ``"status_code": 422``) states each of its words as
   not so: what it holds is the request's (``"refund": "approved"`` beside ``"ok": false``),
   and so does one holding ``null`` under what its tool acts on (``approve_refund`` answered
-  ``{"refund": null}``: :func:`.evidence._nothing_made`).
+  ``{"refund": null}``: :func:`.evidence._nothing_made`);
+- an item naming a dated key (``approved_on``) and writing none of its dates, but one
+  another key holds (``placed``), dates the act by another thing (:func:`_other_date`).
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -297,6 +299,8 @@ class Payload:
     refs: dict[str, frozenset[str]] = _default(default_factory=dict)
     """The identifiers its top object holds under a key naming another thing
     (``"previous_order": "A-2002"``, ``"replaces"``), each with that key's words."""
+    dates: tuple[tuple[frozenset[str], str], ...] = ()
+    """Each date a string value starts with, beside its key's words (time words out)."""
     minor: frozenset[str] = frozenset()
     """Numbers as written under a key counting a currency's hundredths (``amount_cents``):
     not amounts it holds (:attr:`amounts` holds them divided)."""
@@ -308,7 +312,7 @@ class _Reading:
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
         *("changed", "kinds", "lapsed", "minor", "objects", "own", "record_obj", "records"),
-        *("refs", "undoing"),
+        *("dates", "refs", "undoing"),
     )
 
     def __init__(self, day: str | None = None) -> None:
@@ -335,6 +339,7 @@ class _Reading:
         self.changed: frozenset[str] = _NONE
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.minor: set[str] = set()
+        self.dates: list[tuple[frozenset[str], str]] = []
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.refs: dict[str, frozenset[str]] = {}
 
@@ -386,6 +391,7 @@ def read_payload(tool: str, payload: Any) -> Payload:
         tuple(reading.lapsed),
         frozenset(reading.own),
         {i: w for i, w in reading.refs.items() if i not in reading.own},
+        tuple(reading.dates),
         frozenset(reading.minor - amounts),
     )
 
@@ -448,6 +454,8 @@ def _walk(
                         # A short value under a naming key: the code that tells records apart.
                         reading.codes.setdefault(value.strip().lower(), set()).add(record)
                     _record_value(info, value, record, reading)
+                if first.isdigit() and (date := DATE.match(value)) is not None:
+                    reading.dates.append((words - _TIMES, date.group(1)))
                 if day is not None and first.isdigit():
                     _bound_in_time(info, value, above, reading)
                 if top and _ID_SHAPE.fullmatch(value) and not info.generic:
@@ -989,6 +997,8 @@ def binds(
             return False  # "$84.00" where the tool's 84.00 is in yen
     if amounts and any(not p.minor.isdisjoint(amounts) for p in payloads):
         return False  # "$8,400.00" where the tool's 8400 counts cents
+    if text and any(p.dates for p in payloads) and _other_date(payloads, spoken, text):
+        return False  # "approved on 2026-08-01" where the approval is dated 2026-09-01
     if ids and any(_referred(p, ids, spoken) for p in payloads):
         return False  # "A-2002 refund approved" where A-2002 is the order A-1001 replaced
     if ids and len(payloads) > 1:
@@ -1010,6 +1020,20 @@ def binds(
     if amounts and _other_amount(payloads, spoken, amounts):
         return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
     return not any(_misstated(p, spoken, ids, amounts) for p in payloads)
+
+
+def _other_date(payloads: Sequence[Payload], spoken: frozenset[str], text: str) -> bool:
+    """Whether the item names a dated key (``approved_on``: its words, time words out) and
+    writes none of the dates such keys hold, but one another key holds (``placed``)."""
+    written = set(DATE.findall(text))
+    if not written:
+        return False
+    named: set[str] = set()
+    other: set[str] = set()
+    for payload in payloads:
+        for words, date in payload.dates:
+            (named if words and words <= spoken else other).add(date)
+    return bool(named) and named.isdisjoint(written) and not other.isdisjoint(written)
 
 
 def _referred(payload: Payload, ids: Collection[str], spoken: frozenset[str]) -> bool:
