@@ -307,23 +307,3 @@ async def test_a_reader_gone_after_the_message_leaves_the_session_free() -> None
     turn = await store.read_turn(app_name=APP, user_id="u", session_id=s.id)
     assert turn.running is None
     assert [e.author for e in await say(runner, s.id)] == ["user", "slow", "slow"]
-
-
-async def test_a_turn_shorter_than_a_beat_starts_no_renewal_task(store: SessionService) -> None:
-    # Renewal begins a third of the lease's life after it was taken; a turn that ends sooner
-    # only cancels a timer (a task per turn cost its creation, a cancellation and a wait).
-    from agentlog.turn_lease import lease_for
-
-    s = await store.create_session(app_name=APP, user_id="u")
-    hold = lease_for(
-        store, app_name=APP, user_id="u", session_id=s.id, invocation_id="t", ttl_s=30, wait_s=1
-    )
-    assert hold is not None
-    await hold.acquire()
-    renewing = [t for t in asyncio.all_tasks() if t.get_name().startswith("agentlog-lease-")]
-    await hold.release()
-    assert renewing == []
-    again = await leases(store).acquire_lease(
-        app_name=APP, user_id="u", session_id=s.id, owner="next", invocation_id="n", ttl_s=30
-    )
-    assert again is not None  # released
