@@ -307,3 +307,60 @@ async def test_a_reader_gone_after_the_message_leaves_the_session_free() -> None
     turn = await store.read_turn(app_name=APP, user_id="u", session_id=s.id)
     assert turn.running is None
     assert [e.author for e in await say(runner, s.id)] == ["user", "slow", "slow"]
+
+
+async def test_a_turn_shorter_than_a_beat_starts_no_renewal_task(store: SessionService) -> None:
+    # Renewal begins a third of the lease's life after it was taken; a turn that ends sooner
+    # only cancels a timer (a task per turn cost its creation, a cancellation and a wait).
+    from agentlog.turn_lease import lease_for
+
+    s = await store.create_session(app_name=APP, user_id="u")
+    hold = lease_for(
+        store, app_name=APP, user_id="u", session_id=s.id, invocation_id="t", ttl_s=30, wait_s=1
+    )
+    assert hold is not None
+    await hold.acquire()
+    renewing = [t for t in asyncio.all_tasks() if t.get_name().startswith("agentlog-lease-")]
+    await hold.release()
+    assert renewing == []
+    again = await leases(store).acquire_lease(
+        app_name=APP, user_id="u", session_id=s.id, owner="next", invocation_id="n", ttl_s=30
+    )
+    assert again is not None  # released
+
+
+class CleansUp(BaseAgent):
+    """Says one thing; when closed, notes what its cleanup saw of the session's turn."""
+
+    def __init__(self, store: SessionService) -> None:
+        super().__init__(name="tidy")
+        self.store = store
+        self.seen: list[tuple[str | None, asyncio.Task[Any] | None]] = []
+
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
+        try:
+            yield self.new_event(ctx, content=Content.from_text("one", role="model"))
+            yield self.new_event(ctx, content=Content.from_text("two", role="model"))
+        finally:
+            turn = await leases(self.store).read_turn(
+                app_name=APP, user_id="u", session_id=ctx.session.id
+            )
+            self.seen.append((turn.running, asyncio.current_task()))
+
+
+async def test_a_reader_stopping_early_closes_the_agent_before_the_lease_goes(
+    store: SessionService,
+) -> None:
+    # The agent's stream is closed by the turn, in the reader's task, while the turn still
+    # holds the session; left to the garbage collector it ran in a task of its own, possibly
+    # after the release (and an agent's span then never ended in time).
+    agent = CleansUp(store)
+    runner = Runner(agent=agent, session_service=store)
+    s = await store.create_session(app_name=APP, user_id="u")
+    stream = runner.run_async(user_id="u", session_id=s.id, new_message=Content.from_text("hi"))
+    async for event in stream:
+        if event.author == "tidy":
+            invocation = event.invocation_id
+            break
+    await stream.aclose()  # type: ignore[attr-defined]
+    assert agent.seen == [(invocation, asyncio.current_task())]

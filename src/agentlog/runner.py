@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from agentlog import tracing
 from agentlog._frozen import FrozenDict
+from agentlog._streams import closing
 from agentlog._sync import run_sync
 from agentlog.agents.base import BaseAgent
 from agentlog.agents.history import latest_compaction
@@ -293,12 +294,16 @@ class Runner:
                     else:
                         _keep_temp(ctx, made[0])
                         set_event(stored_first.id, stored_first.author)
-                    async for event in self._run_agent(ctx, agent):
-                        if hold is not None:
-                            hold.reader_waits()
-                        yield event
-                        if hold is not None:
-                            hold.reader_returned()
+                    # Closed here, not left to the garbage collector, when the reader stops
+                    # early: the agent's cleanup (its span's end among it) then runs in this
+                    # task, before the lease is released below.
+                    async with closing(self._run_agent(ctx, agent)) as events:
+                        async for event in events:
+                            if hold is not None:
+                                hold.reader_waits()
+                            yield event
+                            if hold is not None:
+                                hold.reader_returned()
             finally:
                 if hold is not None:
                     # Shielded: a cancelled turn still ends here, or its session would stay
@@ -437,12 +442,13 @@ class Runner:
 
     async def _run_agent(self, ctx: InvocationContext, agent: BaseAgent) -> AsyncIterator[Event]:
         try:
-            async for event in agent.run_async(ctx):
-                yield await self._emit(ctx, event)
-                # A turn whose model and store never wait (a local model, inline SQLite
-                # appends) would otherwise hold the event loop for the whole turn, and tasks
-                # streaming its drafts to clients would only run once it ended.
-                await asyncio.sleep(0)
+            async with closing(agent.run_async(ctx)) as stream:
+                async for event in stream:
+                    yield await self._emit(ctx, event)
+                    # A turn whose model and store never wait (a local model, inline SQLite
+                    # appends) would otherwise hold the event loop for the whole turn, and
+                    # tasks streaming its drafts to clients would only run once it ended.
+                    await asyncio.sleep(0)
         except ScriptError:
             yield await self._emit(ctx, self._error_event(ctx, ErrorCode.INTERNAL, "script error"))
             raise

@@ -6,7 +6,9 @@ The lease itself is the store's (:mod:`agentlog.sessions.leases`); this is how a
    doubling to 250 ms) until the lease is free or ``wait_s`` has passed (``SessionBusyError``).
    Turns of one process queue on an ``asyncio.Lock`` first (the runner's), so they never poll
    each other.
-2. **Renew.** A task renews the lease every third of its ``ttl_s`` while the turn works. While
+2. **Renew.** The lease is renewed every third of its ``ttl_s`` while the turn works: a timer
+   first, then a task from the first beat on, so a turn shorter than a beat (most turns)
+   creates, cancels and waits for no task. While
    the turn waits on its reader (the runner is suspended at a ``yield``), renewal goes on for at
    most ``ttl_s``: a caller that stops reading a stream without closing it lets the lease lapse
    instead of blocking the session for good.
@@ -112,6 +114,7 @@ class TurnLease:
         self._wait_s = wait_s
         self._lease: Lease | None = None
         self._renewer: asyncio.Task[None] | None = None
+        self._first_beat: asyncio.TimerHandle | None = None
         self._waiting_since: float | None = None
 
     @property
@@ -173,6 +176,11 @@ class TurnLease:
 
     def _held(self, lease: Lease) -> None:
         self._lease = lease
+        loop = asyncio.get_running_loop()
+        self._first_beat = loop.call_later(self._ttl_s / 3, self._start_renewing)
+
+    def _start_renewing(self) -> None:
+        self._first_beat = None
         self._renewer = asyncio.create_task(
             self._renew(), name=f"agentlog-lease-{self._session_id}"
         )
@@ -186,8 +194,8 @@ class TurnLease:
         self._waiting_since = None
 
     async def _renew(self) -> None:
+        """Renew now (a third of the lease's life after it was taken) and every third after."""
         while True:
-            await asyncio.sleep(self._ttl_s / 3)
             since = self._waiting_since
             if since is not None and time.monotonic() - since > self._ttl_s:
                 logger.warning(
@@ -209,10 +217,14 @@ class TurnLease:
             except StoreError as exc:
                 # Try again at the next beat; the lease outlives two missed renewals.
                 logger.warning("session %s: renewing the lease failed: %s", self._session_id, exc)
+            await asyncio.sleep(self._ttl_s / 3)
 
     async def release(self) -> None:
         """Stop renewing and give the lease back (the stored end of the turn). A failure is
         logged: the lease then expires by itself."""
+        if self._first_beat is not None:
+            self._first_beat.cancel()
+            self._first_beat = None
         if self._renewer is not None:
             self._renewer.cancel()
             # Waits for a renewal in flight, so it cannot land after the release; unlike

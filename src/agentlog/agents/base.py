@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeAlias
 
 from agentlog import tracing
+from agentlog._streams import closing
 from agentlog.context import CallbackContext, InvocationContext
 from agentlog.events import Content, Event, EventActions, unchecked
 
@@ -153,8 +154,9 @@ class BaseAgent(ABC):
                 yield event
                 if event.content is not None:
                     return
-        async for event in self._run_async_impl(ctx):
-            yield event
+        async with closing(self._run_async_impl(ctx)) as source:
+            async for event in source:
+                yield event
         if self.after_agent_callback is not None and not ctx.end_invocation:
             event = await self._callback_event(ctx, self.after_agent_callback)
             if event is not None:

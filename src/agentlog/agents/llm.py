@@ -15,6 +15,7 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from agentlog import tracing
+from agentlog._streams import closing
 from agentlog.agents.base import AgentCallback, BaseAgent, resolve
 from agentlog.agents.history import HistoryCache, current_turn
 from agentlog.agents.instructions import fill_instruction
@@ -203,13 +204,15 @@ class LlmAgent(BaseAgent):
         if ctx.resume is not None and ctx.resume.agent_name == self.name:
             resume, ctx.resume = ctx.resume, None
             outcome = await self._resume(ctx, resume)
-            async for event in self._emit_calls(ctx, outcome, turn):
-                yield event
+            async with closing(self._emit_calls(ctx, outcome, turn)) as source:
+                async for event in source:
+                    yield event
             if not turn.stop and self._still_waiting(ctx):
                 ctx.paused = ctx.end_invocation = turn.stop = True
         while not (turn.stop or ctx.end_invocation):
-            async for event in self._step(ctx, turn):
-                yield event
+            async with closing(self._step(ctx, turn)) as source:
+                async for event in source:
+                    yield event
 
     async def _step(self, ctx: InvocationContext, turn: _Turn) -> AsyncIterator[Event]:
         callback_context = CallbackContext(ctx, self)
@@ -217,11 +220,12 @@ class LlmAgent(BaseAgent):
         attempt: _Attempt | None = None
         for tries_left in (1, 0):
             attempt = None
-            async for item in self._call_model(ctx, callback_context, extra):
-                if isinstance(item, Event):
-                    yield item
-                else:
-                    attempt = item
+            async with closing(self._call_model(ctx, callback_context, extra)) as source:
+                async for item in source:
+                    if isinstance(item, Event):
+                        yield item
+                    else:
+                        attempt = item
             if attempt is None:  # the call failed and an error event went out
                 turn.stop = True
                 return
@@ -275,8 +279,9 @@ class LlmAgent(BaseAgent):
             turn.stop = True
             return
         outcome = await run_calls(self, ctx, calls)
-        async for item in self._emit_calls(ctx, outcome, turn):
-            yield item
+        async with closing(self._emit_calls(ctx, outcome, turn)) as source:
+            async for item in source:
+                yield item
 
     async def _call_model(
         self, ctx: InvocationContext, callback_context: CallbackContext, extra: Sequence[Content]
@@ -298,11 +303,14 @@ class LlmAgent(BaseAgent):
                 ctx.llm_calls += 1
                 stream = ctx.run_config.streaming_mode is StreamingMode.SSE
                 try:
-                    async for item in call.stream(self.model.generate(request, stream=stream)):
-                        if item.partial:
-                            yield self.new_draft(ctx, item.content, item.model)
-                        else:
-                            response = item
+                    async with closing(
+                        call.stream(self.model.generate(request, stream=stream))
+                    ) as source:
+                        async for item in source:
+                            if item.partial:
+                                yield self.new_draft(ctx, item.content, item.model)
+                            else:
+                                response = item
                 except ModelError as exc:
                     ctx.end_invocation = True
                     event_id = call.failed(exc.error_code, str(exc))
@@ -393,8 +401,9 @@ class LlmAgent(BaseAgent):
             target = self.root_agent.find_agent(target_name)
             if target is not None:
                 turn.stop = True
-                async for event in target.run_async(ctx):
-                    yield event
+                async with closing(target.run_async(ctx)) as source:
+                    async for event in source:
+                        yield event
                 return
         if response.actions.skip_summarization:
             turn.stop = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
+from agentlog._streams import closing
 from agentlog.agents.base import AgentCallback, BaseAgent
 from agentlog.context import InvocationContext
 from agentlog.events import Event
@@ -29,8 +30,9 @@ class SequentialAgent(BaseAgent):
 
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncIterator[Event]:
         for sub in self.sub_agents[_resume_index(self, ctx) :]:
-            async for event in sub.run_async(ctx):
-                yield event
+            async with closing(sub.run_async(ctx)) as source:
+                async for event in source:
+                    yield event
             if ctx.end_invocation:
                 return
 
@@ -65,10 +67,11 @@ class LoopAgent(BaseAgent):
         iteration = 0
         while self.max_iterations is None or iteration < self.max_iterations:
             for sub in self.sub_agents[start:]:
-                async for event in sub.run_async(ctx):
-                    yield event
-                    if event.actions.escalate and not event.partial:
-                        return
+                async with closing(sub.run_async(ctx)) as source:
+                    async for event in source:
+                        yield event
+                        if event.actions.escalate and not event.partial:
+                            return
                 if ctx.end_invocation:
                     return
             start = 0
