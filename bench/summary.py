@@ -15,15 +15,16 @@ Run from the repository root with the dev venv (it needs nothing beyond agentlog
    validator. Target: at least 200 sessions a second.
 
 3. **records per set** (issue 13): the extractive summariser over each evaluation set in the
-   repository (the team set ``evals/agentlog-eval.jsonl``, the tau2 sample in ``tests/data/tau2/``,
-   and the booking, insurance, logistics, clinic, SaaS, banking and property sets, whose domains
-   have no preset and so take the default patterns): how many records pass the validator; the
-   median record size over transcript size (the record's goal and item texts against the rendered
-   transcript, in characters; target at most 10%); the median size of the entities alone (the
-   entities the validator requires, joined by ", ": what any passing record must at least hold);
-   the recall of the identifiers named in the session's write actions (the key argument values of
-   each succeeded state-changing call, found in the record; target at least 95%); and the write
-   actions kept (each such call a decision citing its call and its result; target 100%).
+   repository (the team set ``evals/agentlog-eval.jsonl``, the tau2 sample in
+   ``tests/data/tau2/``, and the booking, insurance, logistics, clinic, SaaS, banking, property,
+   payroll and permits sets, whose domains have no preset and so take the default patterns): how
+   many records pass the validator; the median record size over transcript size (the record's
+   goal and item texts against the rendered transcript, in characters; target at most 10%); the
+   median size of the entities alone (the entities the validator requires, joined by ", ": what
+   any passing record must at least hold); the recall of the identifiers named in the session's
+   write actions (the key argument values of each succeeded state-changing call, found in the
+   record; target at least 95%); and the write actions kept (each such call a decision citing
+   its call and its result; target 100%).
 
 Each speed figure is the median of ``--runs`` runs, which is what a target is judged on; the
 best run is printed next to it. Without the development sessions the first measurement uses
@@ -81,6 +82,8 @@ SETS = {
     "SaaS set": (ROOT / "evals" / "saas-eval.jsonl",),
     "banking set": (ROOT / "evals" / "banking-eval.jsonl",),
     "property set": (ROOT / "evals" / "property-eval.jsonl",),
+    "payroll set": (ROOT / "evals" / "payroll-eval.jsonl",),
+    "permits set": (ROOT / "evals" / "permits-eval.jsonl",),
 }
 SIZE_TARGET = 0.10
 RECALL_TARGET = 0.95

@@ -260,6 +260,19 @@ def test_a_slash_joined_identifier_the_messages_and_a_result_share_is_learned() 
     assert "REQ/88/4410" in found(events)
 
 
+def test_a_colon_joined_identifier_the_messages_and_a_result_share_is_learned() -> None:
+    events = [
+        event(1, "agent", Part.from_function_call("open_case", {"topic": "bonus"}, "c1")),
+        event(
+            2, "open_case", Part.from_function_response("open_case", {"case": "QRT:31:0457"}, "c1")
+        ),
+        event(3, "agent", Part(text="Your case QRT:31:0457 is open; we meet at 10:30.")),
+    ]
+    got = found(events)
+    assert "QRT:31:0457" in got
+    assert "10:30" not in got  # a time is no identifier
+
+
 def test_a_record_that_drops_a_slash_joined_identifier_fails() -> None:
     events = slash_id_session()
     lines = transcript_lines(events)

@@ -122,8 +122,12 @@ _DIGITS_ID: Final = 6
 amount or a count is passed as a number, a short code (``"0420"``, a PIN) is not one."""
 _TOKEN: Final = re.compile(r"#?[A-Za-z0-9]+(?:[_/:#-][A-Za-z0-9]+)*")
 _SLASHED: Final = re.compile(
-    r"(?<![\w/.:-])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*)+(?![\w/-])"
+    r"(?<![\w/.:-])[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?:[/:][A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*)+"
+    r"(?![\w/-]|:\w)"
 )
+"""Runs joined by ``/`` or ``:`` (``CLM/2026/004431``, ``HRC:2026:118``), which the tokens
+split: cut out whole, then judged by :func:`identifier_shaped` (a date, a time, ``24/7`` are
+not identifiers)."""
 _HANDLE: Final = re.compile(r"[A-Za-z]{3,}(?:[_-][A-Za-z]{3,}){1,4}")
 """Words joined by ``_`` or ``-``, each of three letters or more: a handle (``kestrel-ops``),
 not a word written with a hyphen (``t-shirt``, ``e-mail``, ``check-in``)."""
@@ -505,8 +509,9 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
     for word in _CAPITALS_WORD.finditer(marked):
         token = messages[word.start() : word.end() - 1]  # the copy is one longer, at its start
         introduced.setdefault(_key_of(token), token)
-    if "/" in said:  # tokens split at "/": an id joined by it (``CLM/2026/004431``) is cut out
-        slashed = "\n".join(line for line in said.split("\n") if "/" in line)
+    if "/" in said or ":" in said:  # tokens split at "/" and ":": an id joined by them
+        # (``CLM/2026/004431``, ``HRC:2026:118``) is cut out whole
+        slashed = "\n".join(line for line in said.split("\n") if "/" in line or ":" in line)
         for token in _SLASHED.findall(slashed):
             key = _key_of(token)
             if key not in found and identifier_shaped(token):
