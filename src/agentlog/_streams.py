@@ -12,6 +12,7 @@ cleanup to run).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from types import AsyncGeneratorType
 from typing import Generic, TypeVar
 
 __all__ = ["closing"]
@@ -31,6 +32,11 @@ class closing(Generic[T]):
         return self._stream
 
     async def __aexit__(self, *_: object) -> None:
-        close = getattr(self._stream, "aclose", None)
+        stream = self._stream
+        if type(stream) is AsyncGeneratorType and stream.ag_frame is None:
+            # Finished (read to its end, or raised): nothing left to close, and an ``aclose``
+            # costs a coroutine; most streams of a turn end this way.
+            return
+        close = getattr(stream, "aclose", None)
         if close is not None:
             await close()
