@@ -14,7 +14,7 @@ cost centres (``CC 4410-OPS``); leave in days and hours (``12.5 days``, ``7.5 h`
 ``30 June 2026``, ``2026-06-30`` and ``30.06.2026``.
 
 Run ``python evals/build_payroll_evalset.py`` after editing;
-``tests/test_evalset_blind3.py`` fails when the JSONL file and this script disagree.
+``tests/test_evalset_blind2.py`` fails when the JSONL file and this script disagree.
 """
 
 from __future__ import annotations

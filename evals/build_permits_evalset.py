@@ -13,7 +13,7 @@ receipts (``RCT 2026 441907``), licence plates (``KA-MZ 1184``), fees as ``$1,25
 areas in ``m²`` and ``sq ft``.
 
 Run ``python evals/build_permits_evalset.py`` after editing;
-``tests/test_evalset_blind3.py`` fails when the JSONL file and this script disagree.
+``tests/test_evalset_blind2.py`` fails when the JSONL file and this script disagree.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """The blind-written domain sets (``evals/clinic-eval.jsonl``, ``saas-eval.jsonl``,
-``banking-eval.jsonl`` and ``property-eval.jsonl``): each file is what its script writes, in the
+``banking-eval.jsonl``, ``property-eval.jsonl``, ``payroll-eval.jsonl`` and
+``permits-eval.jsonl``): each file is what its script writes, in the
 development sessions' format, and its hand-written expectations hold against its own
 transcripts."""
 
@@ -25,6 +26,14 @@ SETS = {
     "property": (
         ROOT / "evals" / "property-eval.jsonl",
         ROOT / "evals" / "build_property_evalset.py",
+    ),
+    "payroll": (
+        ROOT / "evals" / "payroll-eval.jsonl",
+        ROOT / "evals" / "build_payroll_evalset.py",
+    ),
+    "permits": (
+        ROOT / "evals" / "permits-eval.jsonl",
+        ROOT / "evals" / "build_permits_evalset.py",
     ),
 }
 
