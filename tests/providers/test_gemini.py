@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gc
 import importlib
+import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -748,6 +750,24 @@ def test_missing_api_key_is_an_authentication_error(monkeypatch: pytest.MonkeyPa
     with pytest.raises(ModelError) as caught:
         GeminiLlm(MODEL)
     assert caught.value.error_code is ErrorCode.AUTHENTICATION
+
+
+async def test_a_refused_client_leaves_no_task_behind(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The SDK's client, when its constructor raises, is left half built; collected later
+    # inside a running loop, it schedules a close that fails ("Task exception was never
+    # retrieved", logged in whatever test or turn happens to run then).
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    for _ in range(3):
+        with pytest.raises(ModelError):
+            GeminiLlm(MODEL)
+    gc.collect()
+    for _ in range(3):
+        await asyncio.sleep(0)
+    gc.collect()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 @pytest.mark.parametrize(

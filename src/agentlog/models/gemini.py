@@ -8,6 +8,7 @@ key in the ``x-goog-api-key`` header. The wire mapping lives in
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 
@@ -29,6 +30,8 @@ __all__ = ["GeminiLlm"]
 
 # The SDK defaults to v1; responseJsonSchema and function-call ids are v1beta features.
 _API_VERSION = "v1beta"
+_KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+"""Where the SDK looks for a key when none is passed (``GOOGLE_API_KEY`` first)."""
 
 
 class GeminiLlm:
@@ -137,6 +140,16 @@ def _make_client(
         timeout=max(1, round(timeout * 1000)),  # the SDK counts milliseconds
         retry_options=gt.HttpRetryOptions(attempts=max_retries + 1) if max_retries else None,
     )
+    if not (api_key or any(os.environ.get(name) for name in _KEY_VARIABLES)):
+        # Refused before the SDK's constructor runs: a client whose constructor raises is left
+        # half built, and collected later inside a running loop it schedules a close that
+        # fails ("Task exception was never retrieved", in whatever turn runs then).
+        raise ModelError(
+            ErrorCode.AUTHENTICATION,
+            "cannot create the Gemini client: no API key (pass api_key or set "
+            + " or ".join(_KEY_VARIABLES)
+            + ")",
+        )
     try:
         # vertexai=False so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot reroute calls.
         return genai.Client(vertexai=False, api_key=api_key, http_options=http_options)
