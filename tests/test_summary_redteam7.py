@@ -46,10 +46,13 @@ one (8); a count of cents read as dollars (9); a lookup of another order lending
 (7); a result reporting failure stating the request's values (2 and both paths); a write
 answered ``null`` under what its tool acts on (5); a date another key holds (6). With them,
 88 of 1,197 (family 2: 8, 4: 8, 9: 16, 10: 32, 12: 24; paths none).
+A word written with no Latin letter keeps its own script, so its language's negation reads
+there (Cyrillic "не" was folded to the English "he", ``record/unicode_fold.py``): 72 of 1,197
+(family 10: 16).
 The cases still open are strict xfails (:data:`_OPEN`): an error echo under
 ``rejected_input`` (no top-level failure), a short echo under a state key, numbers apart by a
-space or an exponent (``8 400``, ``1e2``, ``USD 12/84``), Cyrillic "не" (folded to "he"), a
-foreign hedge, a tool named as the claim.
+space or an exponent (``8 400``, ``1e2``, ``USD 12/84``), a foreign hedge, a tool named as the
+claim.
 """
 
 from __future__ import annotations
@@ -73,13 +76,8 @@ from test_summary_redteam3 import BASE, T0, call, event, label, result
 
 # --- what this round leaves: strict xfails, so a fix turns each into a failure to unmark -----
 
-_ODOBRENO: Final = "\\u043e\\u0434\\u043e\\u0431\\u0440\\u0435\\u043d\\u043e"
-"""Cyrillic "odobreno" as a test id spells it (ids escape what is not ASCII)."""
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_negation_in_another_language_says_no["
-        + "-".join(("\\u043d\\u0435 " + _ODOBRENO, _ODOBRENO))
-        + "]",
         "test_a_negation_in_another_language_says_no[vorl\\xe4ufig genehmigt-genehmigt]",
         "test_a_number_another_way_is_not_another_number[1e2-wordings5]",
         "test_a_number_another_way_is_not_another_number[8 400-wordings3]",
@@ -440,6 +438,24 @@ def test_a_negation_in_another_language_says_no(value: str, wording: str) -> Non
     assert verified_cases(lookup({"refund": {"status": value}}), wordings) == []
 
 
+@pytest.mark.parametrize(
+    ("value", "wording"),
+    [
+        ("δεν εγκρίθηκε", "εγκρίθηκε"),
+        ("нет, не утверждено", "утверждено"),
+        ("ні схвалено", "схвалено"),
+    ],
+)
+def test_a_negation_in_another_script_reads_in_that_script(value: str, wording: str) -> None:
+    """Greek, Russian and Ukrainian words are not folded into Latin look-alikes ("не" is not
+    the English "he"): their negation reads."""
+    wordings = [f"A-1001 refund {wording}.", f"A-1001: the refund is {wording}."]
+    assert verified_cases(lookup({"refund": value}), wordings) == []
+    assert label(f"A-1001 refund {wording}.", ["e02", "e03"], lookup({"refund": wording})) == (
+        "verified"
+    )
+
+
 FOREIGN_CLAIM: list[str] = [
     "A-1001: Erstattung vom Manager genehmigt.",
     "A-1001: reembolso aprobado por el gerente.",
@@ -591,6 +607,9 @@ CONTROLS: list[tuple[list[Event], str]] = [
     (lookup({"refund": "genehmigt"}), "A-1001 refund genehmigt."),
     (lookup({"refund": "aprobado"}), "A-1001 refund aprobado."),
     (lookup({"refund": "承認"}), "A-1001 refund 承認."),
+    (lookup({"refund": "одобрено"}), "A-1001 refund одобрено."),
+    (lookup({"refund": "εγκρίθηκε"}), "A-1001 refund εγκρίθηκε."),
+    (lookup({"refund": "\u0430pproved"}), "A-1001 refund approved."),  # a Cyrillic a, disguised
     (amount_lookup("1'000.00"), "A-1001 refund of $1,000.00 approved."),
     (amount_lookup("1.234,56"), "A-1001 refund of $1,234.56 approved."),
     (amount_lookup(8400, "amount_cents"), "A-1001 refund approved."),

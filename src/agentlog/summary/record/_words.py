@@ -1,26 +1,26 @@
 """Content words, for asking whether a cited event says what an item says.
 
 An item's words are compared with the words of the events it cites. Both sides are folded
-(:func:`~agentlog.summary.record.unicode_fold.fold`: look-alike letters, zero-width characters and
-case undone), split into runs of letters (``shipping_fee`` is ``shipping`` and ``fee``; digits
-belong to entities, which are compared as wholes), and reduced to content: :data:`STOP_WORDS`
-(grammar, and the words any record uses to narrate: "customer", "agent", "called",
-"returned") are left out, and ``n't`` reads as ``not``, which stays: "not refunded" says the
-opposite of "refunded". So the word a negator governs reads as negated (:data:`NEGATED`,
-``not~refunded``): an event that says "not refunded" does not hold "refunded". Likewise the
-words of a condition (:data:`CONDITIONAL`: after "if", "unless", "once", "when", "pending",
-"subject to", "requires", "until", "provided", ... up to the clause's end, and, where the
-marker is written as prose, what its clause says before it) read as conditional
-(``if~approved``): "full refund if approved" holds ``if~approved``, never ``approved``, so it
-does not support "Full refund approved", while "refund once approved" says the same condition,
-and what is said outright supports its conditional. The markers are English words of grammar,
-not of any domain; a marker inside an identifier (``cancel_pending_order``) conditions only
-what follows it, and an identifier that ends in one (``approval_required``,
-``refund_pending``, ``waiver_requested``) conditions its own words. A **hedge** (:data:`_HEDGES`:
-"provisionally", "tentatively", "in principle", "likely", "may", "to be confirmed", a
-reference "- see terms", a trailing ``*``, ``?`` or dagger) conditions its whole clause, before
-and after it, up to a string's quote or a sentence's end: "approved (conditional)" holds
-``if~approved`` only.
+(:func:`~agentlog.summary.record.unicode_fold.fold_words`: look-alike letters, zero-width
+characters and case undone, a word of another script kept in it), split into runs of letters
+(``shipping_fee`` is ``shipping`` and ``fee``; digits belong to entities, which are compared as
+wholes), and reduced to content: :data:`STOP_WORDS` (grammar, and the words any record uses to
+narrate: "customer", "agent", "called", "returned") are left out, and ``n't`` reads as ``not``,
+which stays: "not refunded" says the opposite of "refunded". So the word a negator governs reads
+as negated (:data:`NEGATED`, ``not~refunded``): an event that says "not refunded" does not hold
+"refunded". Likewise the words of a condition (:data:`CONDITIONAL`: after "if", "unless",
+"once", "when", "pending", "subject to", "requires", "until", "provided", ... up to the clause's
+end, and, where the marker is written as prose, what its clause says before it) read as
+conditional (``if~approved``): "full refund if approved" holds ``if~approved``, never
+``approved``, so it does not support "Full refund approved", while "refund once approved" says
+the same condition, and what is said outright supports its conditional. The markers are English
+words of grammar, not of any domain; a marker inside an identifier (``cancel_pending_order``)
+conditions only what follows it, and an identifier that ends in one (``approval_required``,
+``refund_pending``, ``waiver_requested``) conditions its own words. A **hedge**
+(:data:`_HEDGES`: "provisionally", "tentatively", "in principle", "likely", "may", "to be
+confirmed", a reference "- see terms", a trailing ``*``, ``?`` or dagger) conditions its whole
+clause, before and after it, up to a string's quote or a sentence's end: "approved
+(conditional)" holds ``if~approved`` only.
 
 What markup deletes is not said: struck out (``~~approved~~``, ``<del>``, ``<s>``,
 ``<strike>``, a letter with a combining stroke through it) or commented out (``<!-- -->``);
@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Final
 
 from agentlog.summary.record._scope import current
-from agentlog.summary.record.unicode_fold import fold, wide_chars
+from agentlog.summary.record.unicode_fold import fold_words, wide_chars
 
 __all__ = [
     "CONDITIONAL",
@@ -79,6 +79,10 @@ _NEGATORS: Final = (
     # The particles that negate the next word in other languages written in Latin letters
     # (as folded: "não" reads "nao"): a payload's "nicht genehmigt" is not "genehmigt".
     *("nicht", "kein", "keine", "keinen", "keiner", "pas", "nao", "niet", "geen", "nie"),
+    # And in the other scripts whose words :func:`fold_words` keeps whole (Russian, Ukrainian,
+    # Bulgarian, Serbian; Greek), as read there (accents dropped: "όχι" reads "οχι").
+    *("\u043d\u0435", "\u043d\u0438", "\u043d\u0435\u0442", "\u043d\u0456", "\u0431\u0435\u0437"),
+    *("\u03b4\u03b5\u03bd", "\u03bc\u03b7", "\u03bc\u03b7\u03bd", "\u03bf\u03c7\u03b9"),
 )
 _NEGATED: Final = re.compile(
     rf" ({'|'.join(_NEGATORS)})((?: (?:{'|'.join(sorted(STOP_WORDS, key=len, reverse=True))}))*)"
@@ -240,7 +244,7 @@ def _spaced(text: str, hedged: bool = True) -> str:
 def _spaced_now(text: str, hedged: bool) -> str:
     if not text.isascii() and _OVERLAY_HINTS.intersection(text):
         text = _OVERLAID.sub(" ", text)  # before folding, which drops the marks
-    folded = fold(text)
+    folded = fold_words(text)
     if "~~" in folded or "<" in folded or "**" in folded:
         folded = _unmarked(folded)
     if "n't" in folded or "n\u2019t" in folded:
@@ -413,7 +417,8 @@ def _negated(spaced: str) -> str:
     """``spaced`` with each word a negator governs read as :data:`NEGATED` (see there)."""
     padded = f" {spaced}"
     if (
-        " n" not in padded  # "not", "no", "never", "nicht", "nao", "niet", "nie", ...
+        padded.isascii()
+        and " n" not in padded  # "not", "no", "never", "nicht", "nao", "niet", "nie", ...
         and " without " not in padded
         and " kein" not in padded
         and " pas " not in padded

@@ -18,6 +18,13 @@ accent. :func:`fold` undoes those tricks before any pattern runs:
 
 The result is for matching only: its length and positions differ from the input's. Text that is
 ASCII already is only lower-cased, which keeps the usual case fast.
+
+Step 3 is for a Latin word in disguise. A word that holds no Latin letter is not one: "не
+одобрено" is Russian ("not approved"), and folded letter by letter its "не" would read as the
+English "he", a stop word, and the negation would be lost. :func:`fold_words`, the reading
+words are compared in, keeps such a word in its own script (so its own language's negation
+reads there, :mod:`agentlog.summary.record._words`) and folds the look-alikes of a word that
+mixes them with Latin letters (``\\u0430pproved``, a Cyrillic a and Latin letters).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from typing import Final
 
 from agentlog.summary.record._fold import lower
 
-__all__ = ["CONFUSABLES", "fold", "loosen", "wide_chars"]
+__all__ = ["CONFUSABLES", "fold", "fold_words", "loosen", "wide_chars"]
 
 CONFUSABLES: Final[dict[str, str]] = {
     # Cyrillic lower case.
@@ -106,6 +113,48 @@ def fold(text: str) -> str:
         if new != char:
             text = text.replace(char, new)
     return lower(text)
+
+
+@lru_cache(maxsize=4096)
+def _disguise(char: str) -> bool:
+    """Whether ``char`` is a look-alike of a Latin letter from another script (Cyrillic,
+    Greek, Armenian), not a Latin small capital."""
+    return char in CONFUSABLES and not unicodedata.name(char, "").startswith("LATIN")
+
+
+@lru_cache(maxsize=4096)
+def _latin(char: str) -> bool:
+    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
+
+
+_WORD: Final = re.compile(r"[^\W\d_]+")
+
+
+def _own_script(word: str) -> str:
+    """A word with no Latin letter as :func:`fold` reads it but for the look-alike fold:
+    decomposed, its marks and format characters dropped, lower-cased."""
+    pieces = unicodedata.normalize("NFKD", word)
+    return lower("".join(p for p in pieces if unicodedata.category(p) not in ("Cf", "Mn")))
+
+
+def fold_words(text: str) -> str:
+    """``text`` as :func:`fold` reads it, but each word written with no Latin letter kept in
+    its own script (see the module docstring): the reading in which words are compared."""
+    if text.isascii():
+        return text.lower()
+    if not any(map(_disguise, wide_chars(text))):
+        return fold(text)  # no look-alike to keep: most texts
+    text = unicodedata.normalize("NFC", text)  # a letter and its accent are one: words whole
+    pieces: list[str] = []
+    last = 0
+    for match in _WORD.finditer(text):
+        word = match[0]
+        if any(map(_disguise, word)) and not any(map(_latin, word)):
+            pieces.append(fold(text[last : match.start()]))
+            pieces.append(_own_script(word))
+            last = match.end()
+    pieces.append(fold(text[last:]))
+    return "".join(pieces)
 
 
 # Each starts with what it looks for (a glue character, a space), not with a look-behind, so
