@@ -48,11 +48,11 @@ answered ``null`` under what its tool acts on (5); a date another key holds (6).
 88 of 1,197 (family 2: 8, 4: 8, 9: 16, 10: 32, 12: 24; paths none).
 A word written with no Latin letter keeps its own script, so its language's negation reads
 there (Cyrillic "не" was folded to the English "he", ``record/unicode_fold.py``): 72 of 1,197
-(family 10: 16).
+(family 10: 16). Hedges of those languages read as the English ones do ("vorläufig
+genehmigt" is provisionally approved, ``record/_languages.py``): 64 (family 10: none).
 The cases still open are strict xfails (:data:`_OPEN`): an error echo under
 ``rejected_input`` (no top-level failure), a short echo under a state key, numbers apart by a
-space or an exponent (``8 400``, ``1e2``, ``USD 12/84``), a foreign hedge, a tool named as the
-claim.
+space or an exponent (``8 400``, ``1e2``, ``USD 12/84``), a tool named as the claim.
 """
 
 from __future__ import annotations
@@ -78,7 +78,6 @@ from test_summary_redteam3 import BASE, T0, call, event, label, result
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_negation_in_another_language_says_no[vorl\\xe4ufig genehmigt-genehmigt]",
         "test_a_number_another_way_is_not_another_number[1e2-wordings5]",
         "test_a_number_another_way_is_not_another_number[8 400-wordings3]",
         "test_a_number_another_way_is_not_another_number[USD 12/84-wordings9]",
@@ -454,6 +453,28 @@ def test_a_negation_in_another_script_reads_in_that_script(value: str, wording: 
     assert label(f"A-1001 refund {wording}.", ["e02", "e03"], lookup({"refund": wording})) == (
         "verified"
     )
+
+
+FOREIGN_HEDGED: list[tuple[str, str]] = [
+    ("approuvé sous réserve de vérification", "approuvé"),
+    ("aprobado provisionalmente", "aprobado"),
+    ("aprovado em princípio", "aprovado"),
+    ("voorlopig goedgekeurd", "goedgekeurd"),
+    ("wstępnie zatwierdzony", "zatwierdzony"),
+    ("probabilmente approvato", "approvato"),
+    ("genehmigt (unter Vorbehalt)", "genehmigt"),
+    ("предварительно одобрено", "одобрено"),
+]
+
+
+@pytest.mark.parametrize(("value", "wording"), FOREIGN_HEDGED)
+def test_a_hedge_in_another_language_is_not_the_state(value: str, wording: str) -> None:
+    """A hedge of the languages whose negation reads ("provisionally", "subject to", "in
+    principle") holds its clause as a condition, as the English ones do."""
+    wordings = [f"A-1001 refund {wording}.", f"A-1001: the refund is {wording}."]
+    assert verified_cases(lookup({"refund": value}), wordings) == []
+    plain = lookup({"refund": wording})  # the honest control: the state said outright
+    assert label(f"A-1001 refund {wording}.", ["e02", "e03"], plain) == "verified"
 
 
 FOREIGN_CLAIM: list[str] = [

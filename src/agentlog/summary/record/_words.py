@@ -38,6 +38,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
+from agentlog.summary.record import _languages
 from agentlog.summary.record._scope import current
 from agentlog.summary.record.unicode_fold import fold_words, wide_chars
 
@@ -74,16 +75,7 @@ last line is what an apostrophe leaves of a possessive or a contraction ("custom
 of the user's "What's"."""
 
 _NOT: Final = re.compile(r"n['\u2019]t\b")
-_NEGATORS: Final = (
-    *("not", "no", "non", "never", "nor", "without"),
-    # The particles that negate the next word in other languages written in Latin letters
-    # (as folded: "não" reads "nao"): a payload's "nicht genehmigt" is not "genehmigt".
-    *("nicht", "kein", "keine", "keinen", "keiner", "pas", "nao", "niet", "geen", "nie"),
-    # And in the other scripts whose words :func:`fold_words` keeps whole (Russian, Ukrainian,
-    # Bulgarian, Serbian; Greek), as read there (accents dropped: "όχι" reads "οχι").
-    *("\u043d\u0435", "\u043d\u0438", "\u043d\u0435\u0442", "\u043d\u0456", "\u0431\u0435\u0437"),
-    *("\u03b4\u03b5\u03bd", "\u03bc\u03b7", "\u03bc\u03b7\u03bd", "\u03bf\u03c7\u03b9"),
-)
+_NEGATORS: Final = ("not", "no", "non", "never", "nor", "without", *_languages.NEGATORS)
 _NEGATED: Final = re.compile(
     rf" ({'|'.join(_NEGATORS)})((?: (?:{'|'.join(sorted(STOP_WORDS, key=len, reverse=True))}))*)"
     r" ([^\W\d_]+)"
@@ -127,11 +119,12 @@ _HEDGES: Final = re.compile(
     r"|partly|in part|in principle|tb[cdac]|to be \w+|may|might|could|should|would"
     r"|will|unconfirmed|unverified|with conditions|conditions apply|terms apply|for now|so far"
     r"|previously|formerly|revoked|reversed|rescinded|cancell?ed|withdrawn|voided|overturned"
-    r"|retracted|undone)(?= )"
+    r"|retracted|undone|" + "|".join(_languages.HEDGES) + r")(?= )"
 )
 """Words that hedge what their clause says without naming a condition ("provisionally
 approved", "approved in principle", "approved, see terms", "to be confirmed", "may be
-waived"): English adverbs, adjectives and modal verbs of doubt, never a domain's words."""
+waived"): English adverbs, adjectives and modal verbs of doubt, never a domain's words, and
+their like in other languages (:data:`._languages.HEDGES`: "vorläufig genehmigt")."""
 _HEDGE_HINTS: Final = frozenset(
     {
         *("provisional", "provisionally", "tentative", "tentatively", "conditional", "prov"),
@@ -143,6 +136,9 @@ _HEDGE_HINTS: Final = frozenset(
         *("unconfirmed", "unverified", "conditions", "terms", "now", "far", "previously"),
         *("formerly", "revoked", "reversed", "rescinded", "cancelled", "canceled", "withdrawn"),
         *("voided", "overturned", "retracted", "undone"),
+        # The longest word of each phrase of another language ("principe" of "en principe"):
+        # a hedge is matched from its hint or from the word before.
+        *(max(h.split(), key=len) for h in _languages.HEDGES),
     }
 )
 """A word of each hedge (:data:`_HEDGES` is searched only in a text holding one)."""

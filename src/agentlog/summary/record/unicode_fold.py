@@ -117,9 +117,12 @@ def fold(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _disguise(char: str) -> bool:
-    """Whether ``char`` is a look-alike of a Latin letter from another script (Cyrillic,
-    Greek, Armenian), not a Latin small capital."""
-    return char in CONFUSABLES and not unicodedata.name(char, "").startswith("LATIN")
+    """Whether ``char`` is (or decomposes to) a look-alike of a Latin letter from another
+    script (Cyrillic, Greek, Armenian), not a Latin small capital: the Greek "ό" is one."""
+    return any(
+        p in CONFUSABLES and not unicodedata.name(p, "").startswith("LATIN")
+        for p in unicodedata.normalize("NFKD", char)
+    )
 
 
 @lru_cache(maxsize=4096)
