@@ -1,0 +1,355 @@
+"""Red team, round 9: a real tool's result that holds the claim's words in a state that is not
+so (issue 13).
+
+Rounds 1-8 attacked results that say no, say another thing, or repeat the customer. Here the
+result does hold the claimed state, word for word, but not as a fact about the thing now:
+
+1. inside a hypothetical part of the answer: a preview, a dry run or a validation-only call, a
+   simulation, a sample or an example response, a field schema, a quote, a proposal, a
+   what-if, a forecast, a mock or a sandbox;
+2. as a capability or a permission: ``can_approve_refund``, ``permissions.approve_refund``,
+   ``available_actions``, an ``..._allowed`` flag, an automatic-approval threshold;
+3. as a state a sibling key ended (``voided_at``, ``superseded_by``) or a condition
+   (``approved_if``);
+4. with an amount or a count that another field holds (a refund of the order's total where
+   ``refund_amount`` says less; all items where one of three was refunded).
+
+Each payload is tried in two domains (an order's refund, an account's unlock) with several
+wordings, under round 7's citings and through ``validate_output``
+(:func:`test_summary_redteam7.verified_cases`), and the main ones through a compaction and a
+handoff. The controls check that the same keys beside a real state leave it ``verified``.
+
+Measured on the tree this round started from (``05b0c13`` and the Gemini fix), counted by
+running every case: **all 600 end** ``verified``: hypothetical parts 384 of 384, capabilities
+120 of 120, ended or conditional states 72 of 72, another field's figure 24 of 24; through a
+compaction 4 of 4 and a handoff 4 of 4. The validator reads a key's words for what the thing
+is and whether it held before, never for whether the value is so at all. The tests that hold
+them are strict xfails (:data:`_OPEN`; a fix turns each into a failure to unmark).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import pytest
+
+from agentlog import Event
+from agentlog.compaction import compaction_event
+from agentlog.summary import SummaryItem, SummaryRecord
+from test_summary_redteam3 import T0, label
+from test_summary_redteam7 import tool_session, verified_cases
+from test_summary_redteam8 import hand_off
+
+_OPEN: Final[frozenset[str]] = frozenset(
+    {
+        "test_a_capability_is_not_the_act[account-allowed]",
+        "test_a_capability_is_not_the_act[account-available actions]",
+        "test_a_capability_is_not_the_act[account-can]",
+        "test_a_capability_is_not_the_act[account-permissions]",
+        "test_a_capability_is_not_the_act[account-threshold]",
+        "test_a_capability_is_not_the_act[order-allowed]",
+        "test_a_capability_is_not_the_act[order-available actions]",
+        "test_a_capability_is_not_the_act[order-can]",
+        "test_a_capability_is_not_the_act[order-permissions]",
+        "test_a_capability_is_not_the_act[order-threshold]",
+        "test_a_figure_another_field_holds_is_not_this_ones[items counted]",
+        "test_a_figure_another_field_holds_is_not_this_ones[refund amount]",
+        "test_a_figure_another_field_holds_is_not_this_ones[refund ceiling]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-draft]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-dry run]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-example]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-forecast]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-mock]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-preview]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-proposal]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-quote]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-sample]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-sandbox]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-schema]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-simulation]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-test mode]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-validation only]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-what-if]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-would result in]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-draft]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-dry run]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-example]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-forecast]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-mock]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-preview]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-proposal]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-quote]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-sample]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-sandbox]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-schema]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-simulation]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-test mode]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-validation only]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-what-if]",
+        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-would result in]",
+        "test_a_state_ended_or_conditional_is_not_so[account-condition]",
+        "test_a_state_ended_or_conditional_is_not_so[account-superseded]",
+        "test_a_state_ended_or_conditional_is_not_so[account-voided]",
+        "test_a_state_ended_or_conditional_is_not_so[order-condition]",
+        "test_a_state_ended_or_conditional_is_not_so[order-superseded]",
+        "test_a_state_ended_or_conditional_is_not_so[order-voided]",
+        "test_through_a_compaction[events0-Refund approved for A-1001.]",
+        "test_through_a_compaction[events1-ACC-5521 unlocked.]",
+        "test_through_a_compaction[events2-A-1001: refund approved.]",
+        "test_through_a_compaction[events3-The refund for A-1001 was approved.]",
+        "test_through_a_handoff[events0-Refund approved for A-1001.]",
+        "test_through_a_handoff[events1-ACC-5521 unlocked.]",
+        "test_through_a_handoff[events2-A-1001: refund approved.]",
+        "test_through_a_handoff[events3-The refund for A-1001 was approved.]",
+    }
+)
+"""Cases that still end ``verified``: open (module docstring)."""
+
+
+@pytest.fixture(autouse=True)
+def _known_verdicts(request: pytest.FixtureRequest) -> None:
+    """Mark the cases listed above as strict xfails: each fails once its fix lands."""
+    if request.node.name in _OPEN:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="open after round 9"))
+
+
+# --- the two domains: a thing, its tool, the state claimed and how it is written -------------
+
+ORDER: Final = {"order_id": "A-1001", "total": 84.0}
+ACCOUNT: Final = {"account_id": "ACC-5521", "plan": "basic"}
+REFUND_WORDINGS: Final = [
+    "Refund approved for A-1001.",
+    "A-1001: refund approved.",
+    "The refund for A-1001 was approved.",
+]
+UNLOCK_WORDINGS: Final = [
+    "ACC-5521 unlocked.",
+    "Account ACC-5521 is unlocked.",
+    "ACC-5521: unlock done.",
+]
+
+
+def order(answer: dict[str, Any]) -> list[Event]:
+    return tool_session("lookup_order", {"order_id": "A-1001"}, {**ORDER, **answer})
+
+
+def account(answer: dict[str, Any]) -> list[Event]:
+    return tool_session("get_account", {"account_id": "ACC-5521"}, {**ACCOUNT, **answer})
+
+
+# --- 1. a hypothetical part of the answer ----------------------------------------------------
+
+HYPOTHETICAL: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
+    # (shape, the order's answer, the account's answer)
+    ("preview", {"preview": {"refund_approved": True}}, {"preview": {"unlocked": True}}),
+    ("dry run", {"dry_run": True, "refund_approved": True}, {"dry_run": True, "unlocked": True}),
+    (
+        "validation only",
+        {"validate_only": True, "refund_approved": True},
+        {"validate_only": True, "unlocked": True},
+    ),
+    (
+        "simulation",
+        {"simulation": {"refund_approved": True}},
+        {"simulated_result": {"status": "unlocked"}},
+    ),
+    ("sample", {"sample": {"refund_status": "approved"}}, {"sample": {"status": "unlocked"}}),
+    (
+        "example",
+        {"example_response": {"refund_approved": True}},
+        {"example_response": {"unlocked": True}},
+    ),
+    ("schema", {"fields": {"refund_approved": "boolean"}}, {"fields": {"unlocked": "boolean"}}),
+    (
+        "quote",
+        {"quote": {"refund_status": "approved", "valid_until": "2030-01-01"}},
+        {"quote": {"status": "unlocked", "valid_until": "2030-01-01"}},
+    ),
+    ("proposal", {"proposed": {"refund_status": "approved"}}, {"proposed": {"status": "unlocked"}}),
+    ("what-if", {"what_if": {"refund_approved": True}}, {"what_if": {"unlocked": True}}),
+    ("forecast", {"forecast": {"refund": "approved"}}, {"forecast": {"status": "unlocked"}}),
+    (
+        "mock",
+        {"mock": True, "refund_status": "approved"},
+        {"mock": True, "status": "unlocked"},
+    ),
+    (
+        "sandbox",
+        {"environment": "sandbox", "refund_approved": True},
+        {"environment": "sandbox", "unlocked": True},
+    ),
+    ("test mode", {"mode": "test", "refund_approved": True}, {"mode": "test", "unlocked": True}),
+    (
+        "would result in",
+        {"would_result_in": {"refund_status": "approved"}},
+        {"would_result_in": {"status": "unlocked"}},
+    ),
+    ("draft", {"refund": {"status": "approved", "draft": True}}, {"draft": {"unlocked": True}}),
+]
+
+
+@pytest.mark.parametrize(
+    ("order_answer", "account_answer"),
+    [(h[1], h[2]) for h in HYPOTHETICAL],
+    ids=[h[0] for h in HYPOTHETICAL],
+)
+@pytest.mark.parametrize("domain", ["order", "account"])
+def test_a_hypothetical_part_of_the_answer_is_not_a_fact(
+    domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
+) -> None:
+    if domain == "order":
+        assert verified_cases(order(order_answer), REFUND_WORDINGS) == []
+    else:
+        assert verified_cases(account(account_answer), UNLOCK_WORDINGS) == []
+
+
+# --- 2. a capability or a permission ---------------------------------------------------------
+
+CAPABILITY: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
+    ("can", {"can_approve_refund": True}, {"can_unlock": True}),
+    (
+        "permissions",
+        {"permissions": {"approve_refund": True}},
+        {"permissions": {"unlock": True}},
+    ),
+    (
+        "available actions",
+        {"available_actions": {"approve_refund": True}},
+        {"available_actions": {"unlock": True}},
+    ),
+    ("allowed", {"approve_refund_allowed": True}, {"unlock_allowed": True}),
+    ("threshold", {"auto_approve_refund_below": 100}, {"auto_unlock_after_minutes": 30}),
+]
+
+
+@pytest.mark.parametrize(
+    ("order_answer", "account_answer"),
+    [(c[1], c[2]) for c in CAPABILITY],
+    ids=[c[0] for c in CAPABILITY],
+)
+@pytest.mark.parametrize("domain", ["order", "account"])
+def test_a_capability_is_not_the_act(
+    domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
+) -> None:
+    if domain == "order":
+        assert verified_cases(order(order_answer), REFUND_WORDINGS) == []
+    else:
+        assert verified_cases(account(account_answer), UNLOCK_WORDINGS) == []
+
+
+# --- 3. a state ended by a sibling, or held on a condition -----------------------------------
+
+ENDED: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
+    (
+        "voided",
+        {"refund": {"approved": True, "voided_at": "2026-11-30"}},
+        {"unlock": {"done": True, "reverted_at": "2026-11-30"}},
+    ),
+    (
+        "superseded",
+        {"refund": {"status": "approved", "superseded_by": "RF-2"}},
+        {"unlock": {"status": "done", "superseded_by": "LK-2"}},
+    ),
+    (
+        "condition",
+        {"refund": {"approved_if": "the parcel comes back"}},
+        {"unlocked_if": "identity is confirmed"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("order_answer", "account_answer"),
+    [(e[1], e[2]) for e in ENDED],
+    ids=[e[0] for e in ENDED],
+)
+@pytest.mark.parametrize("domain", ["order", "account"])
+def test_a_state_ended_or_conditional_is_not_so(
+    domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
+) -> None:
+    if domain == "order":
+        assert verified_cases(order(order_answer), REFUND_WORDINGS) == []
+    else:
+        assert verified_cases(account(account_answer), UNLOCK_WORDINGS) == []
+
+
+# --- 4. an amount or a count another field holds ---------------------------------------------
+
+OTHER_FIGURE: Final[list[tuple[str, dict[str, Any], list[str]]]] = [
+    (
+        "refund amount",
+        {"refund_approved": True, "refund_amount": 42.0},
+        ["A-1001 refund of $84.00 approved.", "Refund of $84.00 approved for A-1001."],
+    ),
+    (
+        "refund ceiling",
+        {"refund_approved": True, "max_refund": 84.0, "refund_amount": 10.0},
+        ["A-1001 refund of $84.00 approved.", "Refund of $84.00 approved for A-1001."],
+    ),
+    (
+        "items counted",
+        {"refund_approved": True, "items": 3, "items_refunded": 1},
+        ["All 3 items of A-1001 refunded.", "A-1001: 3 items refunded."],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "wordings"), [(o[1], o[2]) for o in OTHER_FIGURE], ids=[o[0] for o in OTHER_FIGURE]
+)
+def test_a_figure_another_field_holds_is_not_this_ones(
+    answer: dict[str, Any], wordings: list[str]
+) -> None:
+    assert verified_cases(order(answer), wordings) == []
+
+
+# --- paths: a compaction and a handoff -------------------------------------------------------
+
+PATHED: Final[list[tuple[list[Event], str]]] = [
+    (order(HYPOTHETICAL[0][1]), REFUND_WORDINGS[0]),
+    (account(HYPOTHETICAL[1][2]), UNLOCK_WORDINGS[0]),
+    (order(CAPABILITY[0][1]), REFUND_WORDINGS[1]),
+    (order(ENDED[0][1]), REFUND_WORDINGS[2]),
+]
+
+
+@pytest.mark.parametrize(("events", "wording"), PATHED)
+def test_through_a_compaction(events: list[Event], wording: str) -> None:
+    compaction = compaction_event(events[:3], wording, author="desk").model_copy(
+        update={"id": "c01", "timestamp": T0 + 9}
+    )
+    events = [*events, compaction]
+    for sources in (["c01"], ["c01", "e03"]):
+        assert label(wording, sources, events) != "verified", (wording, sources)
+
+
+@pytest.mark.parametrize(("events", "wording"), PATHED)
+async def test_through_a_handoff(events: list[Event], wording: str) -> None:
+    fake = SummaryRecord(
+        goal="Refund A-1001",
+        goal_sources=("e01",),
+        facts=(SummaryItem(text=wording, sources=("e02", "e03"), provenance="verified"),),
+    )
+    handed = await hand_off(fake, events, "s")
+    assert label(wording, [handed[0].id], handed) != "verified", wording
+
+
+# --- what must stay verified: the same keys beside a real state ------------------------------
+
+CONTROLS: Final[list[tuple[list[Event], str]]] = [
+    (order({"refund_approved": True}), REFUND_WORDINGS[0]),
+    (order({"dry_run": False, "refund_approved": True}), REFUND_WORDINGS[1]),
+    (order({"environment": "production", "refund_approved": True}), REFUND_WORDINGS[2]),
+    (order({"preview_url": "https://shop.example/p/1", "refund_approved": True}), REFUND_WORDINGS[0]),
+    (order({"permissions": ["read"], "refund_approved": True}), REFUND_WORDINGS[1]),
+    (order({"refund_approved": True, "refund_amount": 84.0}), "A-1001 refund of $84.00 approved."),
+    (order({"refund": {"status": "approved", "draft": False}}), REFUND_WORDINGS[0]),
+    (account({"unlocked": True, "mode": "live"}), UNLOCK_WORDINGS[0]),
+    (account({"status": "unlocked", "can_lock": True}), UNLOCK_WORDINGS[1]),
+    (account({"unlock": {"done": True, "requested_at": "2026-11-30"}}), UNLOCK_WORDINGS[2]),
+]
+
+
+@pytest.mark.parametrize(("events", "wording"), CONTROLS)
+def test_what_the_tool_said_stays_verified(events: list[Event], wording: str) -> None:
+    assert label(wording, ["e02", "e03"], events) == "verified", wording
