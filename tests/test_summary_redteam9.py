@@ -340,7 +340,10 @@ CONTROLS: Final[list[tuple[list[Event], str]]] = [
     (order({"refund_approved": True}), REFUND_WORDINGS[0]),
     (order({"dry_run": False, "refund_approved": True}), REFUND_WORDINGS[1]),
     (order({"environment": "production", "refund_approved": True}), REFUND_WORDINGS[2]),
-    (order({"preview_url": "https://shop.example/p/1", "refund_approved": True}), REFUND_WORDINGS[0]),
+    (
+        order({"preview_url": "https://shop.example/p/1", "refund_approved": True}),
+        REFUND_WORDINGS[0],
+    ),
     (order({"permissions": ["read"], "refund_approved": True}), REFUND_WORDINGS[1]),
     (order({"refund_approved": True, "refund_amount": 84.0}), "A-1001 refund of $84.00 approved."),
     (order({"refund": {"status": "approved", "draft": False}}), REFUND_WORDINGS[0]),
