@@ -1,4 +1,5 @@
-"""DraftRelay: the drafts of every turn waiting are published together, one call a round."""
+"""DraftRelay: the drafts of every turn waiting are published together, one call a round, and
+only those of turns another server asked for."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ async def test_drafts_of_several_turns_go_in_one_call_and_a_stored_event_drops_i
     store = Calls()
     relay = DraftRelay(store, "app", origin="o", interval_s=0.05)
     one, two, three = (LiveTurn(("ana", f"s-{n}")) for n in (1, 2, 3))
+    relay.asked([one, two, three])
     relay.draft(one, partial("a"), after="e-1")
     relay.draft(two, partial("b"), after="e-2")
     relay.draft(two, partial("bb"), after="e-2")  # newer: replaces "b"
@@ -52,4 +54,25 @@ async def test_drafts_of_several_turns_go_in_one_call_and_a_stored_event_drops_i
         await asyncio.sleep(0.01)
     assert store.calls[1] == [("ana", "s-1", "aa")]
     assert relay.published == 3
+    await relay.close()
+
+
+async def test_only_the_drafts_of_turns_asked_for_are_published_until_they_end() -> None:
+    store = Calls()
+    relay = DraftRelay(store, "app", origin="o", interval_s=0.01)
+    asked, unasked = LiveTurn(("ana", "s-1")), LiveTurn(("ana", "s-2"))
+    relay.draft(asked, partial("early"), after="e-1")  # before the ask: nobody reads it
+    relay.asked([asked])
+    relay.draft(asked, partial("a"), after="e-1")
+    relay.draft(unasked, partial("b"), after="e-2")
+    for _ in range(100):
+        if store.calls:
+            break
+        await asyncio.sleep(0.01)
+    assert store.calls == [[("ana", "s-1", "a")]]
+    relay.done(asked)
+    relay.draft(asked, partial("after its end"), after="e-1")
+    await asyncio.sleep(0.05)
+    assert store.calls == [[("ana", "s-1", "a")]]
+    assert relay.published == 1
     await relay.close()

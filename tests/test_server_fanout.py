@@ -384,6 +384,7 @@ async def test_the_relay_sends_the_newest_draft_and_none_a_stored_event_supersed
     store = Published()
     relay = DraftRelay(store, "app", origin="o", interval_s=60.0)
     turn = LiveTurn(("ana", "s-1"))
+    relay.asked([turn])
     for n in range(1, 101):
         relay.draft(turn, partial("x" * n), after="e-1")
     await until(lambda: store.texts)

@@ -24,6 +24,10 @@ session:
   event when the draft was made (a receiver shows a draft only right after that event, so a
   draft overtaken by a stored event is dropped); ``origin`` names the publishing server (it
   ignores its own); ``text`` is cut to fit, ``cut`` then true (the stored answer replaces it).
+- ``{"k": "ask", "app", "user", "session", "origin"}``: the server ``origin``, following the
+  session's running turn from elsewhere, asks for its drafts; the server running it
+  publishes drafts only of turns asked for (a draft nobody elsewhere reads is a statement
+  and a notification a round for nothing).
 - ``{"k": "wake"}``: an event or end whose ids would not fit: every receiver looks again at
   every session it follows.
 
@@ -63,6 +67,7 @@ __all__ = [
     "Draft",
     "Notice",
     "PgListener",
+    "ask_notice",
     "channel_for",
     "draft_notice",
     "end_notice",
@@ -84,7 +89,7 @@ APPLICATION_NAME: Final = "agentlog-listen"
 CHANNEL_SQL: Final = "'agentlog_' || left(md5(coalesce(current_schema(), '')), 16)"
 """The channel, as SQL evaluated on the sending connection."""
 
-NoticeKind = Literal["event", "end", "draft", "wake"]
+NoticeKind = Literal["event", "end", "draft", "ask", "wake"]
 
 _WAKE: Final = '{"k":"wake"}'
 
@@ -117,6 +122,8 @@ class Notice:
     session_id: str = ""
     draft: Draft | None = None
     """The draft, for ``kind == "draft"``."""
+    origin: str = ""
+    """The server asking, for ``kind == "ask"``."""
 
 
 def _dump(payload: dict[str, Any]) -> str:
@@ -156,6 +163,15 @@ def end_notice(app_name: str, user_id: str, session_id: str, invocation_id: str,
     key = {"app": app_name, "user": user_id, "session": session_id}
     text = _dump({"k": "end", **key, "invocation": invocation_id, "token": token})
     return text if _fits(text) else _WAKE
+
+
+def ask_notice(app_name: str, user_id: str, session_id: str, origin: str) -> str | None:
+    """The payload of the server ``origin`` asking for the drafts of a session's running
+    turn; ``None`` if its ids do not fit (the turn's drafts are then not relayed: its stored
+    events still are)."""
+    key = {"app": app_name, "user": user_id, "session": session_id}
+    text = _dump({"k": "ask", **key, "origin": origin})
+    return text if _fits(text) else None
 
 
 def draft_notice(app_name: str, user_id: str, session_id: str, draft: Draft) -> str | None:
@@ -200,6 +216,8 @@ def parse_notice(payload: str) -> Notice:
         key = (str(data["app"]), str(data["user"]), str(data["session"]))
         if kind in ("event", "end"):
             return Notice(kind, *key)
+        if kind == "ask":
+            return Notice("ask", *key, origin=str(data["origin"]))
         if kind == "draft":
             draft = Draft(
                 invocation_id=str(data["invocation"]),

@@ -221,6 +221,10 @@ class TurnHub:
         """The turns registered on a session now, oldest first."""
         return list(self._turns.get(key, ()))
 
+    def every_turn(self) -> list[LiveTurn]:
+        """Every turn registered now, on any session."""
+        return [turn for turns in self._turns.values() for turn in turns]
+
     def busy(self, key: SessionKey) -> bool:
         """Whether a turn is running (or waiting to run) on a session."""
         return bool(self._turns.get(key))

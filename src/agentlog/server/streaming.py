@@ -13,8 +13,9 @@ most the one event being handed over).
 has reads of the store (:mod:`.versions`), the stream asks the store whether a turn runs
 elsewhere (``read_turn``: version and running turn in one read) and, while one does, sends
 what it stores as it is stored (woken by the store's notifications, :mod:`.signals`, or every
-``poll_s`` seconds) and its drafts when that process publishes them. Where a turn ends is
-decided from the store, never from what one poll happened to find:
+``poll_s`` seconds) and its drafts when that process publishes them (it does once asked,
+:mod:`.fanout`). Where a turn ends is decided from the store, never from what one poll
+happened to find:
 
 - a stored user message begins a turn, and a compaction or the ``interrupted`` error closing a
   dead process's turn is stored between turns: the turn sent before either has ended, so its
@@ -237,6 +238,8 @@ async def _until_idle(
 ) -> AsyncGenerator[Frame, None]:
     followed: list[LiveTurn] = []
     sent_draft: Draft | None = None
+    asked: tuple[str, int] | None = None
+    """The turn elsewhere (invocation, lease token) whose drafts were asked for."""
     while True:
         for frame in cursor.frames(cursor.unseen(replay), author):
             yield frame
@@ -295,7 +298,14 @@ async def _until_idle(
                 yield cursor.close(author)
         if not pending and cursor.open is None and not turn_running(state):
             return
-        # Wait for news, sending the running turn's drafts as they come.
+        # Wait for news, sending the running turn's drafts as they come: the server running
+        # it publishes them once asked (:mod:`.fanout`).
+        relay = hub.relay
+        if relay is not None and turn_running(state):
+            running = (state.running or "", state.token)
+            if running != asked:
+                asked = running
+                await relay.ask(key)
         while True:
             draft = watch.draft
             if (

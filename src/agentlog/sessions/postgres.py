@@ -40,6 +40,7 @@ try:
         Draft,
         Notice,
         PgListener,
+        ask_notice,
         draft_notice,
         end_notice,
         event_notice,
@@ -563,6 +564,16 @@ class PostgresSessionService(PostgresStore):
                 "SELECT pg_notify(" + CHANNEL_SQL + ", n) FROM unnest(%s::text[]) AS n",
                 (notices,),
             )
+
+    async def ask_drafts(
+        self, *, app_name: str, user_id: str, session_id: str, origin: str
+    ) -> None:
+        """Ask the process running a session's turn to publish its drafts, for the server
+        ``origin`` (see :mod:`agentlog._stores.pg_listen`); nothing when the ids do not fit
+        a notification."""
+        notice = ask_notice(app_name, user_id, session_id, origin)
+        if notice is not None:
+            await self._fetch("SELECT pg_notify(" + CHANNEL_SQL + ", %s)", (notice,))
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
