@@ -511,3 +511,59 @@ def test_the_logistics_set_is_what_its_script_writes() -> None:
     assert all(
         s["meta"]["domain"] == "logistics" and s["meta"]["expected_entities"] for s in sessions
     )
+
+
+# --- identifiers written with a space inside, and codes a key names (issue 13, item 4) ----------
+
+
+def test_a_code_under_an_identifier_key_is_one_even_shaped_like_a_quantity() -> None:
+    licence = {"class_code": "12B", "expires": "2031-04-30"}
+    events = [
+        event(1, "user", Part(text="Which class is my boat licence?")),
+        event(2, "agent", Part.from_function_call("get_licence", {"holder": "M. Ortiz"}, "c1")),
+        event(3, "get_licence", Part.from_function_response("get_licence", licence, "c1")),
+        event(4, "agent", Part.from_function_call("renew", {"plan_code": "100GB"}, "c2")),
+        event(5, "renew", Part.from_function_response("renew", {"ok": True}, "c2")),
+    ]
+    got = found(events)
+    assert {"12B", "100GB"} <= got
+    # No key: a quantity stays one.
+    events[3] = event(4, "agent", Part.from_function_call("renew", {"allowance": "100GB"}, "c2"))
+    assert "100GB" not in found(events)
+
+
+def test_an_identifier_with_a_space_inside_passed_to_a_call_is_learned() -> None:
+    call = {"dock": "BAY 12-NORTH", "trailer": "TR-QX 7730", "seal": "SL 2031-77-K"}
+    call |= {"account": "40-47-84 60410033", "weight": "40.5 KG", "when": "2031-03-02 2031-03-04"}
+    events = [
+        event(1, "user", Part(text="Book the trailer into a dock for Tuesday, please.")),
+        event(2, "agent", Part.from_function_call("book_dock", call, "c1")),
+        event(3, "book_dock", Part.from_function_response("book_dock", {"ok": True}, "c1")),
+    ]
+    got = found(events)
+    assert {"BAY 12-NORTH", "TR-QX 7730", "SL 2031-77-K", "40-47-84 60410033"} <= got
+    # A weight, two dates: no identifier however they are written.
+    assert not {"40.5 KG", "2031-03-02 2031-03-04"} & got
+
+
+def test_a_spaced_identifier_a_result_returns_and_a_message_names_is_learned() -> None:
+    booked = {"voucher": "VCH 2031 880142", "spec": "256GB SSD", "price": "EUR 12.50"}
+    events = [
+        event(1, "user", Part(text="Please order the 256GB SSD model.")),
+        event(2, "agent", Part.from_function_call("place_order", {"model": "slim"}, "c1")),
+        event(3, "place_order", Part.from_function_response("place_order", booked, "c1")),
+        event(4, "agent", Part(text="Ordered: voucher VCH 2031 880142, the 256GB SSD, EUR 12.50.")),
+    ]
+    entities = transcript_entities(transcript_lines(events), EntityPatterns.default()).values()
+    kinds = {x.entity.text: x.entity.kind for x in entities}
+    assert kinds.get("VCH 2031 880142") == "id"
+    assert "256GB SSD" not in kinds  # what a product has
+    assert kinds.get("EUR 12.50") == "money"  # an amount, not an identifier
+    record = SummaryRecord(
+        goal="Order a laptop",
+        goal_sources=("e01",),
+        facts=(SummaryItem(text="Ordered the 256GB SSD model for EUR 12.50.", sources=("e03",)),),
+    )
+    lines = transcript_lines(events)
+    _, problems = validate_output(record, events=events, transcript=lines)
+    assert any(p.kind == "dropped_entity" and "VCH 2031 880142" in p.detail for p in problems)

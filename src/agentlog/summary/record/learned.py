@@ -19,7 +19,9 @@ an identifier of the session when it is, in the rendered transcript:
    them, a tariff code: see :func:`dotted_code`) or is an e-mail address: what the agent
    passed to a tool is what the tool works on;
 3. **identifier-shaped and in both a tool result and a message** (the customer's or an
-   agent's text): an id the tools returned and the conversation names;
+   agent's text): an id the tools returned and the conversation names; a result's string
+   that is an identifier written with a space inside (``RCT 2026 441907``) counts when a
+   message writes it whole;
 4. **introduced by a tool result's prose and used by the conversation**: capitals or digits
    (``QZKXMB``, ``884120``), which no shape makes an identifier, right after an identifier
    word in a result (``your booking reference is QZKXMB``, ``ticket no. 884120``), as a key
@@ -32,8 +34,11 @@ an identifier of the session when it is, in the rendered transcript:
 
 A card's last digits are named by their key too (``last4``, ``last_four_digits``). An
 identifier written in groups of capitals and digits (``DE89 3704 0044 0532 0130 00``, ``XQ
-9033`` under a key) is one identifier, keyed without its spaces and found in any grouping; digit
-runs joined by dots (``8517.62.0090``: three runs or more, six digits, no date) are one too.
+9033`` under a key), a group perhaps of runs joined by ``-``, ``/`` or ``.`` (``CC 4410-OPS``,
+``KA-MZ 1184``, ``20-45-67 41234567``), is one identifier, keyed without its spaces and found in
+any grouping, unless a group is a date a calendar holds or a number (``EUR 12.50``), or, with
+no key to name it, its digits are all in quantities (``512GB SSD``); digit runs joined by dots
+(``8517.62.0090``: three runs or more, six digits, no date) are one too.
 
 A value is kept when it is one token of letters, digits, ``_`` and ``-`` (a leading ``#``
 allowed), 3 to 64 characters, and looks like an identifier rather than a word: it holds a digit,
@@ -41,8 +46,9 @@ or is all capitals (``DHL``, ``QZKXMB``), or joins runs with ``_`` or ``-``; run
 ``/`` or ``:`` count when one holds a digit (``CLM/2026/004431``, a MAC address; not a time
 such as ``09:45``), and under a key runs joined by
 ``.`` with a letter and a digit (``INV.2026.0042``); dates (``14/05/2026``), fractions,
-times and quantities (``100GB``, ``24h``, ``10th``) and a number hyphenated to a word (``3-seat``,
-``2-day``, ``10-pack``) are not identifiers. For rules 2 and 3 the
+times, ordinals (``10th``), quantities (``100GB``, ``2.5kg``) and a number hyphenated to a word
+(``3-seat``, ``2-day``, ``10-pack``) are not identifiers, except that a key naming an
+identifier makes a quantity's shape one (``"tax_code": "1257L"``). For rules 2 and 3 the
 shape is stricter (:func:`identifier_shaped`: at least 4 characters holding a digit and a
 letter, or digit runs joined by ``_`` or ``-``), since no key vouches for the value.
 
@@ -132,19 +138,37 @@ _HANDLE: Final = re.compile(r"[A-Za-z]{3,}(?:[_-][A-Za-z]{3,}){1,4}")
 """Words joined by ``_`` or ``-``, each of three letters or more: a handle (``kestrel-ops``),
 not a word written with a hyphen (``t-shirt``, ``e-mail``, ``check-in``)."""
 _EMAIL: Final = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
-_NOT_ID: Final = re.compile(
+_WHEN: Final = (
     r"\d{4}[-/]\d\d?(?:[-/]\d\d?)?|\d\d?[-/]\d\d?(?:[-/]\d{2}(?:\d\d)?)?"
-    r"|\d\d?:\d\d(?::\d\d)?(?:am|pm)?"
-    r"|\d+(?:\.\d+)?(?:st|nd|rd|th|[kmbgtp]b?|kg|mg|lbs?|oz|ml|l|km|mi|cm|mm|in|ft|yd|qt|gal|pk|pcs"
-    r"|hrs?|min|s|ms|am|pm|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)",
-    re.IGNORECASE,
+    r"|\d\d?:\d\d(?::\d\d)?(?:am|pm)?|\d+(?:st|nd|rd|th|am|pm)"
 )
+"""Dates, times, ordinals and hours of the clock (``2026-06-01``, ``09:45``, ``10th``, ``3pm``)."""
+_NOT_KEYED_ID: Final = re.compile(_WHEN, re.IGNORECASE)
+"""What no key makes an identifier: a key's word may name a code (``tax_code``) whose value
+looks like a quantity (``1257L``, ``12B``), never one that is a date or a time."""
+_UNITS: Final = (
+    r"\d+(?:\.\d+)?(?:[kmbgtp]b?|kg|mg|lbs?|oz|ml|l|km|mi|cm|mm|in|ft|yd|qt|gal|pk|pcs"
+    r"|hrs?|min|s|ms|x|px|mp|d|w|v|hz|ghz|mah|mph|kph|yrs?)"
+)
+_QUANTITY: Final = re.compile(_UNITS, re.IGNORECASE)
+"""A number and its unit (``100GB``, ``2.5kg``, ``24hrs``)."""
+_NOT_ID: Final = re.compile(_WHEN + "|" + _UNITS, re.IGNORECASE)
 _COUNTED: Final = re.compile(r"\d{1,4}(?:-[A-Za-z]?[a-z]+)+")
 """A number and a word, hyphenated: what a thing has (``3-seat``, ``2-day``, ``10-pack``,
 ``4-door``), not an identifier."""
 _DIGIT: Final = re.compile(r"\d")
 _GROUPED: Final = re.compile(r"[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6}){1,7}")
 """An identifier written in groups of capitals and digits (``XQ 9033``, an IBAN)."""
+_GROUP: Final = r"[A-Z0-9]+(?:[-/.][A-Z0-9]+)*"
+_JOINED_GROUPS: Final = re.compile(_GROUP + "(?: " + _GROUP + "){1,7}")
+"""Groups of capitals and digits, a group perhaps of runs joined by ``-``, ``/`` or ``.``:
+an identifier written with a space inside (``CC 4410-OPS``, ``CGL 7718-08-A``)."""
+_SPACED_VALUE: Final = re.compile('"(' + _GROUP + "(?: " + _GROUP + '){1,7})"')
+"""A JSON string that is such groups, whole (it starts at the quote, a literal)."""
+_DATE_SHAPE: Final = re.compile(
+    r"\d{4}[-/.]\d\d?(?:[-/.]\d\d?)?|\d\d?[-/.]\d\d?(?:[-/.]\d{2}(?:\d\d)?)?"
+)
+"""What may be a date: its numbers then say whether a calendar holds it."""
 _DOTTED: Final = re.compile(r"\d{1,6}(?:\.\d{1,6}){2,}(?:/\d{1,3})?")
 _DOTTED_GAP: Final = re.compile(r"\.\d{1,6}(?:\.\d{1,6})+(?![\w-]|\.\d)")
 """The runs of a dotted code after its first, from the dot that starts them (a literal)."""
@@ -217,13 +241,41 @@ def dotted_code(token: str) -> bool:
     )
 
 
-def _is_grouped(value: str) -> bool:
+def _is_grouped(value: str, *, keyed: bool = False) -> bool:
     """Whether ``value`` is an identifier written in groups: capitals and digits, with a
-    digit, in two to eight groups (``XQ 9033``, ``DE89 3704 0044 0532 0130 00``)."""
-    if _GROUPED.fullmatch(value) is None:
+    digit, in two to eight groups (``XQ 9033``, ``DE89 3704 0044 0532 0130 00``), a group
+    perhaps of runs joined by ``-``, ``/`` or ``.`` (``CC 4410-OPS``, ``KA-MZ 1184``,
+    ``20-45-67 41234567``, ``INV 2026/117``) but no date or number (``EUR 12.50``). Unless
+    a key names it (``keyed``), its digits are not all in quantities: ``512GB SSD`` is what
+    a product has (a postcode's ``LE2 3TB`` is no quantity)."""
+    if not keyed and all(
+        _QUANTITY.fullmatch(g) is not None for g in value.split(" ") if not g.isalpha()
+    ):
         return False
-    whole = value.replace(" ", "")
-    return identifier_shaped(whole) or (whole.isdigit() and len(whole) >= _GROUPED_MIN)
+    if _GROUPED.fullmatch(value) is not None:
+        whole = value.replace(" ", "")
+        return identifier_shaped(whole) or (whole.isdigit() and len(whole) >= _GROUPED_MIN)
+    if _JOINED_GROUPS.fullmatch(value) is None:
+        return False
+    groups = value.split(" ")
+    if any(_is_date_or_number(g) for g in groups if not g.isalnum()):
+        return False
+    # One token once squeezed, a dot read as the other joiners are: shaped as one.
+    return identifier_shaped("".join(groups).replace(".", "-"))
+
+
+def _is_date_or_number(group: str) -> bool:
+    """Whether a group of runs joined by ``-``, ``/`` or ``.`` is a date a calendar holds
+    (``2026-06-01``, ``12/06``; a sort code's ``20-45-67`` is none) or digits joined by dots
+    (an amount, a version, a dotted date)."""
+    if group.replace(".", "").isdigit():
+        return True
+    if _DATE_SHAPE.fullmatch(group) is None:
+        return False
+    first, second, *_ = (int(run) for run in re.split(r"[-/.]", group))
+    if first > 31:  # a year first: then the month
+        return 1 <= second <= 12
+    return (first <= 12 and second <= 31) or (first <= 31 and 1 <= second <= 12)
 
 
 def _is_identifier(value: str) -> bool:
@@ -231,7 +283,7 @@ def _is_identifier(value: str) -> bool:
     if "@" in value:
         return _EMAIL.fullmatch(value) is not None
     if " " in value:
-        return _is_grouped(value)
+        return _is_grouped(value, keyed=True)
     bare = value.lstrip("#")
     core = bare.replace("_", "").replace("-", "").replace("#", "")  # ``TKT#5521``
     if "/" in core or ":" in core:  # ``CLM/2026/004431``, ``00:1A:2B:3C:4D:5E``
@@ -251,7 +303,8 @@ def _is_identifier(value: str) -> bool:
         return bare.isupper() or core != bare  # all capitals, or words joined by "_" or "-"
     if _COUNTED.fullmatch(bare) is not None:
         return False  # ``3-seat``
-    return (core == bare and core.isdigit()) or _NOT_ID.fullmatch(bare) is None
+    # The key names it: a quantity's shape (``1257L``, a tax code) is no reason to doubt it.
+    return (core == bare and core.isdigit()) or _NOT_KEYED_ID.fullmatch(bare) is None
 
 
 def identifier_shaped(token: str) -> bool:
@@ -457,6 +510,17 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             judged.add(value)
             if _is_identifier(value):
                 found.setdefault(_key_of(value), value)
+    if " " in results:
+        # An identifier written with a space inside, a whole string of a result (a receipt
+        # ``RCT 2026 441907``) that a message names as written: one the tools and the
+        # conversation exchange (rule 3), which no message's token shows whole.
+        spaced: set[str] = set()
+        for m in _SPACED_VALUE.finditer(results):
+            value = m[1]
+            if value not in spaced:
+                spaced.add(value)
+                if _is_grouped(value) and next(token_starts(messages, value), None) is not None:
+                    found.setdefault(_key_of(value), value)
     passed = [m[1] for m in _CALL_STRING.finditer(calls)]
     if '": [' in calls:  # a list argument (``"items": ["LAMP-ARC-BRS"]``): element by element
         for m in _CALL_LIST.finditer(calls):
