@@ -163,8 +163,19 @@ _GROUP: Final = r"[A-Z0-9]+(?:[-/.][A-Z0-9]+)*"
 _JOINED_GROUPS: Final = re.compile(_GROUP + "(?: " + _GROUP + "){1,7}")
 """Groups of capitals and digits, a group perhaps of runs joined by ``-``, ``/`` or ``.``:
 an identifier written with a space inside (``CC 4410-OPS``, ``CGL 7718-08-A``)."""
-_SPACED_VALUE: Final = re.compile('"(' + _GROUP + "(?: " + _GROUP + '){1,7})"')
-"""A JSON string that is such groups, whole (it starts at the quote, a literal)."""
+_SPACED_BYTES: Final = bytes(
+    0x41
+    if 0x41 <= c <= 0x5A or 0x30 <= c <= 0x39
+    else c
+    if c in b' "'
+    else 0x2D
+    if c in b"-/."
+    else 0x2E
+    for c in range(256)
+)
+"""Capitals and digits read ``A``, the joiners ``-``, a space and a quote themselves."""
+_SPACED_VALUE: Final = re.compile(rb'"A+(?:-A+)*(?: A+(?:-A+)*){1,7}"')
+"""A JSON string that is such groups, whole, in a copy marked by :data:`_SPACED_BYTES`."""
 _DATE_SHAPE: Final = re.compile(
     r"\d{4}[-/.]\d\d?(?:[-/.]\d\d?)?|\d\d?[-/.]\d\d?(?:[-/.]\d{2}(?:\d\d)?)?"
 )
@@ -514,13 +525,9 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
         # An identifier written with a space inside, a whole string of a result (a receipt
         # ``RCT 2026 441907``) that a message names as written: one the tools and the
         # conversation exchange (rule 3), which no message's token shows whole.
-        spaced: set[str] = set()
-        for m in _SPACED_VALUE.finditer(results):
-            value = m[1]
-            if value not in spaced:
-                spaced.add(value)
-                if _is_grouped(value) and next(token_starts(messages, value), None) is not None:
-                    found.setdefault(_key_of(value), value)
+        for value in _spaced_values(results):
+            if _is_grouped(value) and next(token_starts(messages, value), None) is not None:
+                found.setdefault(_key_of(value), value)
     passed = [m[1] for m in _CALL_STRING.finditer(calls)]
     if '": [' in calls:  # a list argument (``"items": ["LAMP-ARC-BRS"]``): element by element
         for m in _CALL_LIST.finditer(calls):
@@ -595,6 +602,25 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
     return LearnedIds(
         found, candidates, lowered[len(calls) + 1 :], introduced, tools[len(calls) + 1 :]
     )
+
+
+def _spaced_values(results: str) -> set[str]:
+    """The strings of ``results`` (ASCII) that are groups of capitals and digits, whole
+    (:data:`_JOINED_GROUPS`' shape)."""
+    # A copy where each capital or digit reads "A": a space between two of them is a
+    # literal the search jumps to, and only there is the string around it looked at.
+    marked = results.encode("ascii").translate(_SPACED_BYTES)
+    values: set[str] = set()
+    at = marked.find(b"A A")
+    while at >= 0:
+        start = marked.rfind(b'"', 0, at)
+        end = marked.find(b'"', at)
+        if end < 0:
+            break
+        if start >= 0 and _SPACED_VALUE.fullmatch(marked, start, end + 1) is not None:
+            values.add(results[start + 1 : end])
+        at = marked.find(b"A A", end + 1)
+    return values
 
 
 def _introducible(token: str) -> bool:
