@@ -50,9 +50,12 @@ A word written with no Latin letter keeps its own script, so its language's nega
 there (Cyrillic "не" was folded to the English "he", ``record/unicode_fold.py``): 72 of 1,197
 (family 10: 16). Hedges of those languages read as the English ones do ("vorläufig
 genehmigt" is provisionally approved, ``record/_languages.py``): 64 (family 10: none).
+A number grouped by a space without decimals (``8 400``), one in exponent notation (``1e2``)
+and numbers joined by ``/`` (``USD 12/84``) are read whole (``record/entities.py``): 48
+(family 9: none).
 The cases still open are strict xfails (:data:`_OPEN`): an error echo under
-``rejected_input`` (no top-level failure), a short echo under a state key, numbers apart by a
-space or an exponent (``8 400``, ``1e2``, ``USD 12/84``), a tool named as the claim.
+``rejected_input`` (no top-level failure), a short echo under a state key, a tool named as the
+claim.
 """
 
 from __future__ import annotations
@@ -78,9 +81,6 @@ from test_summary_redteam3 import BASE, T0, call, event, label, result
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_number_another_way_is_not_another_number[1e2-wordings5]",
-        "test_a_number_another_way_is_not_another_number[8 400-wordings3]",
-        "test_a_number_another_way_is_not_another_number[USD 12/84-wordings9]",
         "test_a_tool_named_as_a_claim_is_not_the_claim[manager_approved_full_refund]",
         "test_a_tool_named_as_a_claim_is_not_the_claim[refund_approved]",
         "test_an_argument_the_result_repeats_is_the_customers[args5-answer5]",
@@ -404,6 +404,35 @@ def test_a_number_another_way_is_not_another_number(amount: Any, wordings: list[
     assert verified_cases(amount_lookup(amount), wordings) == []
 
 
+MORE_NUMBERS: list[tuple[Any, list[str]]] = [
+    ("12 500", ["A-1001 refund of $12.00 approved.", "A-1001 refund of $500.00 approved."]),
+    ("1'250", ["A-1001 refund of $1.00 approved.", "A-1001 refund of $250.00 approved."]),
+    ("2.5E+03", ["A-1001 refund of $2.50 approved.", "A-1001 refund of $3.00 approved."]),
+    ("8.4e1", ["A-1001 refund of $8.40 approved.", "A-1001 refund of $1.00 approved."]),
+    ("3/4", ["A-1001 refund of $3.00 approved.", "A-1001 refund of $4.00 approved."]),
+    ("84/100 EUR", ["A-1001 refund of $84.00 approved."]),
+]
+
+
+@pytest.mark.parametrize(("amount", "wordings"), MORE_NUMBERS)
+def test_a_number_in_groups_an_exponent_or_a_fraction_is_one_number(
+    amount: Any, wordings: list[str]
+) -> None:
+    """A number grouped by a space or ``'`` without decimals, one in exponent notation, and
+    numbers joined by ``/`` are read whole: none lends its parts as amounts."""
+    assert verified_cases(amount_lookup(amount), wordings) == []
+
+
+@pytest.mark.parametrize(
+    ("amount", "wording"),
+    [("12 500", "$12,500.00"), ("1'250", "$1,250"), ("2.5E+03", "$2,500"), ("8.4e1", "$84.00")],
+)
+def test_a_number_read_whole_is_its_value(amount: str, wording: str) -> None:
+    """The honest control: the number those are is the item's."""
+    events = amount_lookup(amount)
+    assert label(f"A-1001 refund of {wording} approved.", ["e02", "e03"], events) == "verified"
+
+
 @pytest.mark.parametrize("key", ["amount_cents", "cents", "amount_in_cents", "minor_units"])
 def test_an_amount_in_cents_is_not_dollars(key: str) -> None:
     events = amount_lookup(8400, key)
@@ -634,6 +663,8 @@ CONTROLS: list[tuple[list[Event], str]] = [
     (amount_lookup("1'000.00"), "A-1001 refund of $1,000.00 approved."),
     (amount_lookup("1.234,56"), "A-1001 refund of $1,234.56 approved."),
     (amount_lookup(8400, "amount_cents"), "A-1001 refund approved."),
+    (amount_lookup("8 400"), "A-1001 refund of $8,400.00 approved."),
+    (amount_lookup("1e2"), "A-1001 refund of $100.00 approved."),
     (
         tool_session("approve_refund", {"order_id": "A-1001"}, {"success": True}),
         "A-1001 refund approved.",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from operator import attrgetter
 from typing import Final, Literal
 
@@ -341,7 +342,40 @@ _NUMBER_BYTES: Final = bytes(
 _WIDE_SPACES: Final = tuple(c.encode() for c in "\u00a0\u202f\u2009")
 _GROUP_TAIL: Final = re.compile(rb"\d{3}[.,]\d")
 """A run that may be the last group of a number grouped by ``'`` or a space."""
-_GROUPED: Final = re.compile(rb"(?<![\d.,'])\d{1,3}(?:['\x20]\d{3})+(?:[.,]\d+)?(?!\d)")
+_GROUPED: Final = re.compile(rb"(?<![\d.,'])\d{1,3}(?:['\x20]\d{3})+(?:[.,]\d+)?(?!\d|['\x20]\d)")
+"""A number grouped in thousands by ``'`` or a space (``1'000.00``, ``8 400``), ending where
+no other digit follows (``555 123 4567`` is a phone number's groups, not one number)."""
+_EXPONENT: Final = re.compile(rb"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d{1,2}(?![\w.])")
+"""A number in exponent notation, written as a token of its own (``1e2``, ``2.5E+03``; not
+the ``1e2`` inside ``a1e2b``)."""
+_SLASHED: Final = re.compile(rb"[\d.,]*\d/\d[\d.,/]*")
+"""Numbers joined by ``/``: a fraction, a ratio, a date or a code (``12/84``), none of its
+numbers an amount of its own."""
+
+
+# Each byte as the shapes of :func:`_whole_numbers` need it: a digit ``0``, a group separator
+# (a space, ``'``) ``'``, an exponent's ``e`` and sign, ``/`` itself; every other byte ``x``.
+# A text is searched for ``0'000``, ``0e0`` or ``0/0`` (a fast scan in C) before any regex
+# that would test every position of it.
+_SHAPE_OF: Final = {" ": "'", "'": "'", "e": "e", "E": "e", "+": "+", "-": "+", "/": "/"}
+_SHAPES: Final = bytes(
+    ord("x") if c >= 0x80 else ord("0") if chr(c).isdigit() else ord(_SHAPE_OF.get(chr(c), "x"))
+    for c in range(256)
+)
+
+
+def _whole_numbers(raw: bytes) -> tuple[bytes, set[str], bool]:
+    """``raw`` without the numbers a run of digits would misread, those numbers' values
+    (``1e2`` is 100, not 1 and 2; ``12/84`` is no amount at all, neither 12 nor 84), and
+    whether a number grouped by a space or ``'`` may be in it (``8 400``)."""
+    found: set[str] = set()
+    shapes = raw.translate(_SHAPES)
+    if b"0/0" in shapes:
+        raw = _SLASHED.sub(b" ", raw)
+    if b"0e0" in shapes or b"0e+0" in shapes:
+        found.update(format(Decimal(m.decode("ascii")), "f") for m in _EXPONENT.findall(raw))
+        raw = _EXPONENT.sub(b" ", raw)
+    return raw, found, b"0'000" in shapes
 
 
 def _numbers(raw: bytes) -> set[str]:
@@ -351,25 +385,28 @@ def _numbers(raw: bytes) -> set[str]:
     number can hold are cut out with one ``bytes.translate`` and a split, and the regex runs
     only on the few runs that are not plain digits (``1,234.50``, ``3.``, ``…``).
     """
-    found: set[str] = set()
-    grouped = False
     if not raw.isascii():  # thousands grouped by a no-break, narrow no-break or thin space
         for space in _WIDE_SPACES:
             if space in raw:
                 raw = raw.replace(space, b" ")
+    raw, whole, spaced = _whole_numbers(raw)
+    found: set[str] = set()
+    grouped = False
     for run in set(raw.translate(_NUMBER_BYTES).split()):
         if run.isdigit():  # ASCII digits only: the run is one number
             found.add(run.decode("ascii"))
+            # Or the tail of one grouped by a space or ``'`` (``8 400``): looked for below.
+            grouped = grouped or (spaced and len(run) == 3)
         else:
             found.update(_LOOSE_NUMBER.findall(run.decode("utf-8", "surrogatepass")))
             grouped = grouped or _GROUP_TAIL.match(run) is not None
-    if grouped:  # ``1'000.00`` or ``1 200,00`` was cut in runs at the ``'`` or the space
+    if grouped:  # ``1'000.00`` or ``8 400`` was cut in runs at the ``'`` or the space
         groups = _GROUPED.findall(raw)
         if groups:
             # Its runs are not numbers of their own: "1'000.00" does not hold "1" nor "000.00".
             found = _numbers(_GROUPED.sub(b" ", raw))
             found.update(m.decode("ascii") for m in groups)
-    return found
+    return found | whole if whole else found
 
 
 def is_word(text: str) -> bool:
