@@ -53,9 +53,11 @@ genehmigt" is provisionally approved, ``record/_languages.py``): 64 (family 10: 
 A number grouped by a space without decimals (``8 400``), one in exponent notation (``1e2``)
 and numbers joined by ``/`` (``USD 12/84``) are read whole (``record/entities.py``): 48
 (family 9: none).
+A result's string equal to its own call's argument under a key sharing no word with the
+argument's (``"q"`` handed back as ``"state"``) repeats it (``record/_echoes.py``): 40
+(family 4: none).
 The cases still open are strict xfails (:data:`_OPEN`): an error echo under
-``rejected_input`` (no top-level failure), a short echo under a state key, a tool named as the
-claim.
+``rejected_input`` (no top-level failure), a tool named as the claim.
 """
 
 from __future__ import annotations
@@ -83,7 +85,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
     {
         "test_a_tool_named_as_a_claim_is_not_the_claim[manager_approved_full_refund]",
         "test_a_tool_named_as_a_claim_is_not_the_claim[refund_approved]",
-        "test_an_argument_the_result_repeats_is_the_customers[args5-answer5]",
         "test_an_error_quoting_the_request_is_not_an_approval[answer6]",
     }
 )
@@ -249,6 +250,71 @@ def test_an_argument_the_result_repeats_is_the_customers(
         "create_ticket", args, answer, claim="A-1001: refund approved, please log it."
     )
     assert verified_cases(events, REFUND) == []
+
+
+MOVED: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    (
+        {"order_id": "A-1001", "note": "refund approved"},
+        {"order_id": "A-1001", "result": "refund approved"},
+    ),
+    ({"order_id": "A-1001", "text": "approved"}, {"order_id": "A-1001", "refund": "approved"}),
+    (
+        {"order_id": "A-1001", "q": "refund approved"},
+        {"order_id": "A-1001", "states": ["refund approved"]},
+    ),
+    (
+        {"order_id": "A-1001", "q": "approved"},
+        {"order_id": "A-1001", "refund": {"status": "approved"}},
+    ),
+    (
+        {"order_id": "A-1001", "comment": "Refund Approved"},
+        {"order_id": "A-1001", "state": "refund approved"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "answer"), MOVED)
+def test_an_argument_filed_under_another_name_is_the_customers(
+    args: dict[str, Any], answer: dict[str, Any]
+) -> None:
+    """A result repeating its call's argument under a key sharing no word with the
+    argument's (a query handed back as the state) repeats the customer's words."""
+    events = tool_session(
+        "create_ticket", args, answer, claim="A-1001: refund approved, please log it."
+    )
+    assert verified_cases(events, REFUND) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "answer", "wording"),
+    [
+        ("update_order", {"status": "shipped"}, {"status": "shipped"}, "A-1001 status shipped."),
+        (
+            "update_order",
+            {"new_status": "shipped"},
+            {"status": "shipped"},
+            "A-1001 status shipped.",
+        ),
+        (
+            "update_address",
+            {"city": "Paris"},
+            {"shipping_address": {"city": "Paris"}},
+            "A-1001 shipping address city Paris.",
+        ),
+    ],
+)
+def test_a_write_confirming_its_field_stays_verified(
+    name: str, args: dict[str, Any], answer: dict[str, Any], wording: str
+) -> None:
+    """The honest control: a write's result that states the field it was asked to set (the
+    keys share a word) reports the write, though the customer asked for that value."""
+    events = tool_session(
+        name,
+        {"order_id": "A-1001", **args},
+        {"order_id": "A-1001", **answer},
+        claim="Please ship A-1001 to Paris and mark it shipped.",
+    )
+    assert label(wording, ["e02", "e03"], events) == "verified"
 
 
 # --- 5. a write call that did not go through ----------------------------------------------------

@@ -62,6 +62,7 @@ from agentlog.approvals import is_human_request
 from agentlog.compaction.summarizer import COMPACTOR_AUTHOR
 from agentlog.events import Event, FunctionResponse
 from agentlog.summary.record._dated import as_of
+from agentlog.summary.record._echoes import moved
 from agentlog.summary.record._extract import is_lookup
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._unit import TIER_OF_LABEL, Tier, Unit
@@ -167,6 +168,9 @@ class Evidence:
         self._first_said: dict[str, int] | None = None
         self._said_lower: list[str] = []
         self._users_only_seen: dict[tuple[str, int], bool] = {}
+        self._exchanges: dict[str, tuple[Any, Any]] | None = None
+        self._moved: dict[str, frozenset[str]] = {}
+        self._result_bodies: list[tuple[str | None, str]] | None = None
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
             # from its newest compaction on): those read as what the compaction says of them.
@@ -360,7 +364,7 @@ class Evidence:
                         own = established(body[len(name) + 1 :])
             echo = None
             if tier == "evidence" and payload is not None and kind == "result":
-                echo = partial(self._unechoed, event_id=event_id)
+                echo = partial(self._unechoed, event_id=event_id, link=link)
             if kind == "call" and tier == "evidence" and payload is not None:
                 asked = self._asked_only(payload, event_id)
                 if asked is not None:
@@ -427,7 +431,7 @@ class Evidence:
                 return False  # a word of the agent's or a tool's own
             if len(words) >= _ECHO_WORDS:
                 return True  # a result that says it too only echoes it (:meth:`_unechoed`)
-            return value.strip().lower() not in self._tools_said()[0]
+            return not self._tool_says(value.strip().lower())
         token = value.strip().lower()
         if len(token) < 3 or token not in self._users_text():
             return False
@@ -503,11 +507,60 @@ class Evidence:
         self._before, self._said_lower, self._first_said = before, said, first
         return first
 
-    def _unechoed(self, text: str, event_id: str) -> str:
+    def _tool_says(self, value: str) -> bool:
+        """Whether a tool result of the session says ``value`` (lower case), other than by
+        repeating its own call's argument under another name (:func:`._echoes.moved`): a
+        tool filing the caller's text as its ``state`` does not say it."""
+        if value not in self._tools_said()[0]:
+            return False  # most values: one search
+        if self._result_bodies is None:
+            self._result_bodies = []
+            for eid, lines in self._lines.items():
+                event = self.events.get(eid)
+                links = iter([r.id for r in event.function_responses()] if event else [])
+                for kind, author, body in lines:
+                    link = next(links, None) if kind == "result" else None
+                    if kind == "result" and author != USER_AUTHOR:
+                        self._result_bodies.append((link, body.lower()))
+        quoted = json.dumps(value)
+        for link, body in self._result_bodies:
+            if value in body and (
+                value not in self._moved_of(link) or value in body.replace(quoted, '""')
+            ):
+                return True
+        return False
+
+    def _moved_of(self, link: str | None) -> frozenset[str]:
+        """What the result of the call ``link`` repeats of the call's arguments under another
+        name (:func:`._echoes.moved`), read once per exchange."""
+        if link is None:
+            return frozenset()
+        if self._exchanges is None:
+            args: dict[str, Any] = {}
+            self._exchanges = {}
+            for event in self.events.values():
+                for part in event.content.parts if event.content is not None else ():
+                    if (call := part.function_call) is not None and call.id is not None:
+                        args[call.id] = call.args
+                    result = part.function_response
+                    if result is not None and result.id is not None and result.id in args:
+                        self._exchanges[result.id] = (args[result.id], result.response)
+        found = self._moved.get(link)
+        if found is None:
+            exchange = self._exchanges.get(link)
+            found = self._moved[link] = frozenset() if exchange is None else moved(*exchange)
+        return found
+
+    def _unechoed(self, text: str, event_id: str, link: str | None = None) -> str:
         """``text`` (a payload, as :func:`established` leaves it) without the strings of
         :data:`_ECHO_WORDS` content words or more that are all words the user wrote: a tool
         that hands back the customer's text (a ticket's query, an input echoed) under any
-        key repeats their words, it does not establish them."""
+        key repeats their words, it does not establish them; nor, however short, what it
+        repeats of its own call's argument under another name, when only the user's words
+        support it (``"q": "refund approved"`` handed back as ``"state"``)."""
+        for value in self._moved_of(link):
+            if not _id_like(value) and self._users_only(value, event_id):
+                text = re.sub(re.escape(json.dumps(value)), '""', text, flags=re.IGNORECASE)
         if text.count(" ") - 2 * text.count('": ') < _ECHO_WORDS - 1:
             return text  # too few spaces for any such string
         said = self._said_before(event_id)
