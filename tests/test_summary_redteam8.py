@@ -33,7 +33,12 @@ Measured on the tree this round started from (each wording under each citing, or
 family 1: 16 of 140 (an address change only submitted, a VIP upgrade only requested, a
 warranty whose end date had passed), 2: 0 of 280, 3: 40 of 64, 4: 0 of 80, 5: 0 of 9,
 7: 52 of 60, 8: 3 of 40; through a compaction 0 of 12, through a handoff 0 of 6, the chains
-none. The tests that hold them are strict xfails (:data:`_OPEN`).
+none. One rule (``record/binding.py``, ``record/_things.py``) closed 36 of them: a nested
+object naming itself by an identifier of the kind the item writes, and not one it writes (a
+related order, a map keyed by order ids, a household's other account, a companion's booking),
+is another thing, whose states do not support the item (family 3: 24, 7: 12). With it, 75 of
+685 (family 1: 16, 3: 16, 7: 40, 8: 3). The cases still open are strict xfails
+(:data:`_OPEN`).
 """
 
 from __future__ import annotations
@@ -66,17 +71,12 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_claim_of_another_domain_the_result_does_not_say[SN-88213 warranty valid.]",
         "test_a_claim_of_another_domain_the_result_does_not_say[ana_lima_4410 address changed.]",
         "test_a_claim_of_another_domain_the_result_does_not_say[ana_lima_4410 is a VIP customer.]",
-        "test_a_predicate_of_another_object_is_not_said_of_this_one[payload1]",
-        "test_a_predicate_of_another_object_is_not_said_of_this_one[payload2]",
-        "test_a_predicate_of_another_object_is_not_said_of_this_one[payload3]",
         "test_a_predicate_of_another_object_is_not_said_of_this_one[payload4]",
         "test_a_predicate_of_another_object_is_not_said_of_this_one[payload7]",
         "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 fee waived.10]",
         "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 fee waived.9]",
         "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 password reset done.6]",
         "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 unlocked.5]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[Q7ZK2M confirmed.7]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[Q7ZK2M confirmed.8]",
         "test_a_thing_named_beside_a_state_unsaid_is_not_verified[SN-88213 under warranty.0]",
         "test_a_thing_named_beside_a_state_unsaid_is_not_verified[SN-88213 under warranty.1]",
         "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ana_lima_4410 address changed.3]",
@@ -692,6 +692,62 @@ CONTROLS: list[tuple[list[Event], str]] = [
             {"order_id": "A-1001", "refund": "approved"},
         ),
         "A-1001 refund approved.",
+    ),
+]
+
+
+# A nested object named by an identifier of another kind (a payment in an order), the item's
+# own thing wrapped beside another, and the other thing when the item names it by its id.
+CONTROLS += [
+    (
+        tool_session(
+            "lookup_order",
+            {"order_id": "A-1001"},
+            {"order_id": "A-1001", "payment": {"payment_id": "PAY-7", "status": "captured"}},
+        ),
+        "A-1001 payment captured.",
+    ),
+    (
+        tool_session(
+            "lookup_order",
+            {"order_id": "A-1001"},
+            {
+                "order": {"order_id": "A-1001", "refund": "approved"},
+                "related": {"order_id": "A-2002", "refund": "denied"},
+            },
+        ),
+        "A-1001 refund approved.",
+    ),
+    (
+        tool_session("lookup_order", {"order_id": "A-1001"}, OTHER_OBJECT[2]),
+        "A-2002 refund approved.",
+    ),
+    (
+        tool_session(
+            "get_booking",
+            {"booking": "Q7ZK2M"},
+            {
+                "booking": "Q7ZK2M",
+                "status": "confirmed",
+                "companion": {"booking": "Z9XX4P", "status": "pending"},
+            },
+        ),
+        "Booking Q7ZK2M is confirmed.",
+    ),
+    (
+        tool_session("get_account", {"account_id": "ACC-5521"}, UNSAID[9][2]),
+        "ACC-7788 fee waived.",
+    ),
+    (
+        tool_session(
+            "lookup_order",
+            {"order_id": "A-1001"},
+            {
+                "order_id": "A-1001",
+                "items": [{"item_id": "1151293680", "name": "Mug", "status": "returned"}],
+            },
+        ),
+        "A-1001 mug returned.",
     ),
 ]
 

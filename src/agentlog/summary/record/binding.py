@@ -103,6 +103,13 @@ Round 7 (issue 13) read which thing a payload is about, and what else it holds:
 - an item naming a dated key (``approved_on``) and writing none of its dates, but one
   another key holds (``placed``), dates the act by another thing (:func:`_other_date`).
 
+Round 8 (issue 13) read which things a payload holds beside the one it is about:
+
+- a nested object naming itself by an identifier of the kind the item writes, and not one
+  the item writes (``"related": {"order_id": "A-2002", ...}``, a map keyed by order ids, a
+  household's ``"account_id": "ACC-7788"``), is another thing: its states bind no word of
+  the item (:mod:`._things`, :attr:`Leaf.thing`).
+
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
 identifier (:data:`_NAME_WORDS`: ``id``, ``number``, ``code``) are not what an item names.
@@ -125,6 +132,7 @@ from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, m
 from agentlog.summary.record._dated import DATE, AsOf
 from agentlog.summary.record._payload import _DENIED, _TEXT_KEYS, _decision_word
 from agentlog.summary.record._scan import amount_key
+from agentlog.summary.record._things import Names, Thing, another
 from agentlog.summary.record._words import REVERSALS, STOP_WORDS, content_words, forms
 from agentlog.summary.record.entities import MONEY_KEYS
 
@@ -250,6 +258,8 @@ class Leaf(NamedTuple):
     state must say them too."""
     state: bool = False
     """A word value short enough to be a state (``approved``, ``on hold``), not a name."""
+    thing: Thing | None = None
+    """The nested object holding it (:mod:`._things`; ``None``: the top object)."""
 
 
 def numbers_of(text: str) -> frozenset[str]:
@@ -304,6 +314,9 @@ class Payload:
     minor: frozenset[str] = frozenset()
     """Numbers as written under a key counting a currency's hundredths (``amount_cents``):
     not amounts it holds (:attr:`amounts` holds them divided)."""
+    id_kinds: dict[str, frozenset[str]] = _default(default_factory=dict)
+    """Each identifier its top object holds, and the words of the key holding it (naming
+    words out): the kind of thing it names (:mod:`._things`)."""
 
 
 class _Reading:
@@ -312,7 +325,7 @@ class _Reading:
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
         *("changed", "kinds", "lapsed", "minor", "objects", "own", "record_obj", "records"),
-        *("dates", "refs", "undoing"),
+        *("dates", "idents", "refs", "undoing"),
     )
 
     def __init__(self, day: str | None = None) -> None:
@@ -342,6 +355,7 @@ class _Reading:
         self.dates: list[tuple[frozenset[str], str]] = []
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.refs: dict[str, frozenset[str]] = {}
+        self.idents: dict[str, frozenset[str]] = {}
 
 
 def read_payload(tool: str, payload: Any) -> Payload:
@@ -393,6 +407,7 @@ def read_payload(tool: str, payload: Any) -> Payload:
         {i: w for i, w in reading.refs.items() if i not in reading.own},
         tuple(reading.dates),
         frozenset(reading.minor - amounts),
+        reading.idents,
     )
 
 
@@ -405,11 +420,13 @@ def _walk(
     records: frozenset[int],
     record: int = 0,
     past: bool = False,
+    thing: Thing | None = None,
 ) -> None:
     """Collect the leaves of ``node`` in ``reading``: ``above`` is the words of the keys over
     it (generic and naming words out), ``last`` the key words of the list holding it, if any,
     ``records`` the records (objects in a list) holding it, ``record`` its own number as one
-    (0: it is not in a list), ``past`` whether a key above says it held before."""
+    (0: it is not in a list), ``past`` whether a key above says it held before, ``thing`` the
+    nested object it is (or, for a list, the one holding it; ``None``: the top object's)."""
     found = reading.found
     if depth > _MAX_DEPTH or len(found) >= _MAX_LEAVES:
         return
@@ -433,7 +450,7 @@ def _walk(
                 keys.update(words - info.acts)
                 found.append(
                     Leaf(info.acts, above | (info.naming - info.acts), top, info.field, _NONE,
-                         None, "", records=records, void=True)
+                         None, "", records=records, void=True, thing=thing)
                 )  # fmt: skip
                 continue
             if kind is str or isinstance(value, str):  # most values: read here, no call per leaf
@@ -443,9 +460,11 @@ def _walk(
                     inner = _json_in(value)
                     if inner is not None:  # a string holding JSON: read as what it holds
                         was = past or info.past
+                        inside = _new(Thing, (thing, inner, None)) if type(inner) is dict else thing
                         _walk(
-                            inner, above | info.naming, words, depth + 1, reading, records, 0, was
-                        )
+                            inner, above | info.naming, words, depth + 1, reading, records, 0,
+                            was, inside,
+                        )  # fmt: skip
                         continue
                 if info.what:  # "type": "refund": what the object is
                     reading.kinds.setdefault(obj, set()).update(_value_words(value))
@@ -460,6 +479,7 @@ def _walk(
                     _bound_in_time(info, value, above, reading)
                 if top and _ID_SHAPE.fullmatch(value) and not info.generic:
                     ident = value.lstrip("#").casefold()
+                    reading.idents[ident] = info.naming
                     if info.names_id:
                         reading.own.add(ident)
                     else:  # a key naming a thing and no name of its own: another thing's
@@ -474,14 +494,14 @@ def _walk(
                             _new(Leaf, (said, above, top, field, said, None, read.lower, False,
                                         not top and bool(above) and read.clause, info.prose,
                                         records, top and info.what, obj, past or info.past,
-                                        False, read.tail, read.state))
+                                        False, read.tail, read.state, thing))
                         )  # fmt: skip
                     else:  # "exchange": "approved" is a state of the exchange (no obj)
                         found.append(
                             _new(Leaf, (said, above | field, False, field, said, None,
                                         read.lower, False, read.clause, info.prose, records,
                                         False, 0, past or info.past, False, read.tail,
-                                        read.state))
+                                        read.state, thing))
                         )  # fmt: skip
                 if info.undoes and value:
                     reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
@@ -493,17 +513,23 @@ def _walk(
             ):
                 if info.acts and isinstance(value, dict) and _flags(value):
                     # "approved": {"refund": false}: the act said of each thing inside
-                    _acts_of(info, value, above, reading, records)
+                    _acts_of(info, value, above, reading, records, thing)
                     continue
                 keys.update(words)
                 was = past or info.past
-                _walk(value, above | info.naming, words, depth + 1, reading, records, 0, was)
+                if isinstance(value, dict):  # a thing of its own, or a part of this one
+                    inside = _new(Thing, (thing, value, key if type(key) is str else None))
+                else:
+                    inside = thing
+                _walk(
+                    value, above | info.naming, words, depth + 1, reading, records, 0, was, inside
+                )
                 continue
             if value is True:  # "refund_approved": true states its key of its object
                 found.append(
                     _new(Leaf, (words - _NAME_WORDS, above, top, info.field, _NONE, None, "",
                                 False, False, False, records, False, obj, past or info.past,
-                                False, _NONE, False))
+                                False, _NONE, False, thing))
                 )  # fmt: skip
             else:  # a flag's key is what it states, not a field it names
                 keys.update(words)
@@ -517,7 +543,7 @@ def _walk(
                         _new(Leaf, (_NONE, above, top, info.field, _NONE,
                                     _minor(value, reading) if info.minor else _amount(value), "",
                                     False, False, False, records, False, 0, False, False, _NONE,
-                                    False))
+                                    False, thing))
                     )  # fmt: skip
             if info.undoes and value not in (None, False, 0):
                 # "revoked": true, "withdrawn_at": "2026-01-03": the object's states undone
@@ -529,18 +555,45 @@ def _walk(
                 reading.records += 1
                 number = reading.records
                 numbers.append(number)
-                _walk(value, above, None, depth + 1, reading, records | {number}, number, past)
+                _walk(
+                    value, above, None, depth + 1, reading, records | {number}, number, past,
+                    _new(Thing, (thing, value, None)),
+                )  # fmt: skip
             elif isinstance(value, list | tuple):
-                _walk(value, above, None, depth + 1, reading, records, 0, past)
+                _walk(value, above, None, depth + 1, reading, records, 0, past, thing)
             elif isinstance(value, str) and last is not None:
-                _member(above, value, found, records)  # "covers": ["leaks"]: of "covers"
+                _member(above, value, found, records, thing)  # "covers": ["leaks"]
             else:
-                _leaf(_ITEM, value, above, top, reading, records, 0, past)
+                _leaf(_ITEM, value, above, top, reading, records, 0, past, thing)
         if len(found) - start > 1:
             if numbers:
                 _entries(found, start, numbers, reading)
             elif last is not None and any(not _GENERIC.isdisjoint(forms(w)) for w in last):
                 _superseded(found, [[i] for i in range(start, len(found))])
+
+
+def _ident(value: str) -> str | None:
+    """A string that reads as an identifier (:data:`_ID_SHAPE`), case folded, no ``#``."""
+    return value.lstrip("#").casefold() if _ID_SHAPE.fullmatch(value) else None
+
+
+def _names(thing: Thing | None) -> Names | None:
+    """What the innermost object naming itself, from ``thing`` out, names itself by
+    (:mod:`._things`); ``None`` when none does (the top object's own are not read here)."""
+    while thing is not None:
+        strong = [] if thing.key is None or (own := _ident(thing.key)) is None else [own]
+        keyed: list[tuple[str, frozenset[str]]] = []
+        for key, value in thing.node.items():
+            if isinstance(value, str) and (ident := _ident(value)) is not None:
+                info = _key_info(key if isinstance(key, str) else str(key))
+                if info.names_id:
+                    strong.append(ident)
+                elif not info.generic:
+                    keyed.append((ident, info.naming))
+        if strong or keyed:
+            return Names(frozenset(strong), tuple(keyed))
+        thing = thing.parent
+    return None
 
 
 def _says_no(value: Any, info: _Key, reading: _Reading, record: int) -> bool:
@@ -597,6 +650,7 @@ def _acts_of(
     above: frozenset[str],
     reading: _Reading,
     records: frozenset[int],
+    thing: Thing | None,
 ) -> None:
     """``"approved": {"refund": false, "exchange": true}``: the key's act, said of each thing
     inside as its flag says (true: so; anything else: not so)."""
@@ -607,7 +661,7 @@ def _acts_of(
         subject = above | (info.naming - info.acts) | member.naming
         reading.found.append(
             Leaf(info.acts, subject, False, member.field, _NONE, None, "",
-                 records=records, void=flag is not True)
+                 records=records, void=flag is not True, thing=thing)
         )  # fmt: skip
 
 
@@ -777,6 +831,7 @@ def _leaf(
     records: frozenset[int],
     obj: int,
     past: bool,
+    thing: Thing | None,
 ) -> None:
     found = reading.found
     field = info.field
@@ -784,7 +839,7 @@ def _leaf(
         states = info.words - _NAME_WORDS
         found.append(
             _new(Leaf, (states, above, top, field, _NONE, None, "", False, False, False,
-                        records, False, obj, past, False, _NONE, False))
+                        records, False, obj, past, False, _NONE, False, thing))
         )  # fmt: skip
     elif (
         (kind := type(value)) is int
@@ -795,12 +850,12 @@ def _leaf(
         amount = _minor(value, reading) if info.minor else _amount(value)
         found.append(
             _new(Leaf, (_NONE, above, top, field, _NONE, amount, "", False, False,
-                        False, records, False, 0, False, False, _NONE, False))
+                        False, records, False, 0, False, False, _NONE, False, thing))
         )  # fmt: skip
     elif isinstance(value, str):
         read = _string(value)
         if read is not None:
-            _stated(info, value, read, above, top, reading, records, obj, past)
+            _stated(info, value, read, above, top, reading, records, obj, past, thing)
 
 
 def _stated(
@@ -813,6 +868,7 @@ def _stated(
     records: frozenset[int],
     obj: int,
     past: bool,
+    thing: Thing | None,
 ) -> None:
     """The leaf of a string ``value`` that states words (``read``) under a key (``info``)."""
     words, field = read.words, info.field
@@ -823,13 +879,13 @@ def _stated(
         reading.found.append(
             _new(Leaf, (words, above, top, field, words, None, read.lower, False, clause,
                         info.prose, records, top and info.what, obj, past, False, read.tail,
-                        read.state))
+                        read.state, thing))
         )  # fmt: skip
     else:  # "exchange": "approved" is a state of the exchange (not of the object: no obj)
         reading.found.append(
             _new(Leaf, (words, above | field, False, field, words, None, read.lower, False,
                         read.clause, info.prose, records, False, 0, past, False, read.tail,
-                        read.state))
+                        read.state, thing))
         )  # fmt: skip
 
 
@@ -949,13 +1005,20 @@ def _value_words(value: str) -> frozenset[str]:
 
 
 def _member(
-    subject: frozenset[str], value: str, found: list[Leaf], records: frozenset[int]
+    subject: frozenset[str],
+    value: str,
+    found: list[Leaf],
+    records: frozenset[int],
+    thing: Thing | None,
 ) -> None:
     """A string in a list: a member of the list's key, which an item must name."""
     if _worded(value):
         words = _value_words(value)
         if words:
-            found.append(Leaf(words, subject, False, _NONE, words, None, "", True, records=records))
+            found.append(
+                Leaf(words, subject, False, _NONE, words, None, "", True, records=records,
+                     thing=thing)
+            )  # fmt: skip
 
 
 def _spoken(words: Collection[str]) -> frozenset[str]:
@@ -1015,7 +1078,7 @@ def binds(
         alternatives = forms(word) | {word}
         if not alternatives.isdisjoint(keys):
             continue  # a word that names a field is the item naming it, not a state it says
-        if not _bound(alternatives, spoken, payloads, named, undoes, written):
+        if not _bound(alternatives, spoken, payloads, named, undoes, written, ids):
             return False
     if amounts and _other_amount(payloads, spoken, amounts):
         return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
@@ -1125,6 +1188,7 @@ def _bound(
     named: Sequence[frozenset[int] | None],
     undoes: bool,
     written: frozenset[str] = _NONE,
+    ids: Collection[str] = (),
 ) -> bool:
     """Rule 1 for one word (in its forms): no payload states it, or one states it of the
     payload as a whole or of a subject the item names, or (but for a list's member, a clause
@@ -1140,6 +1204,8 @@ def _bound(
                 stated = True
                 if leaf.prose or leaf.void:
                     continue  # a note's words, however short: stored, not established
+                if leaf.thing is not None and ids and _another(leaf.thing, ids, payload):
+                    continue  # "related": {"order_id": "A-2002", ...}: another order's
                 if leaf.tail and not leaf.tail <= written:
                     continue  # "approved (not really)": the comment takes the state back
                 if records is not None and leaf.records and leaf.records.isdisjoint(records):
@@ -1172,6 +1238,13 @@ def _bound(
                 if not _competing(payload.states, spoken, leaf):
                     return True
     return not stated
+
+
+def _another(thing: Thing, ids: Collection[str], payload: Payload) -> bool:
+    """Whether the nested object ``thing`` is part of another thing than the item's
+    (:func:`._things.another`)."""
+    names = _names(thing)
+    return names is not None and another(names, ids, payload.id_kinds)
 
 
 def _verdict(subject: frozenset[str], leaf: Leaf) -> bool:
