@@ -567,3 +567,17 @@ def test_a_spaced_identifier_a_result_returns_and_a_message_names_is_learned() -
     lines = transcript_lines(events)
     _, problems = validate_output(record, events=events, transcript=lines)
     assert any(p.kind == "dropped_entity" and "VCH 2031 880142" in p.detail for p in problems)
+
+
+def test_an_identifier_with_a_dotted_part_the_messages_and_a_result_share_is_learned() -> None:
+    plot = {"lot": "118-04-22.7", "dose": "2.5mg", "slot": "10.30am", "owner": "j.doe2@x.org"}
+    events = [
+        event(1, "user", Part(text="Is lot 118-04-22.7 still mine? I'm j.doe2@x.org.")),
+        event(2, "agent", Part.from_function_call("get_lot", {"q": "lot"}, "c1")),
+        event(3, "get_lot", Part.from_function_response("get_lot", plot, "c1")),
+        event(4, "agent", Part(text="Lot 118-04-22.7 is yours: 2.5mg at 10.30am, paid 12.50.")),
+    ]
+    got = found(events)
+    assert "118-04-22.7" in got
+    assert "118-04-22" not in got  # its part, not an identifier of its own
+    assert not {"2.5mg", "10.30am", "12.50", "j.doe2"} & got

@@ -21,7 +21,8 @@ an identifier of the session when it is, in the rendered transcript:
 3. **identifier-shaped and in both a tool result and a message** (the customer's or an
    agent's text): an id the tools returned and the conversation names; a result's string
    that is an identifier written with a space inside (``RCT 2026 441907``) counts when a
-   message writes it whole;
+   message writes it whole, and so does a message's token with a part joined by ``.``
+   (``042-117-09.3``, ``v2.14.3``) that a result holds whole: one identifier, not its parts;
 4. **introduced by a tool result's prose and used by the conversation**: capitals or digits
    (``QZKXMB``, ``884120``), which no shape makes an identifier, right after an identifier
    word in a result (``your booking reference is QZKXMB``, ``ticket no. 884120``), as a key
@@ -140,7 +141,7 @@ not a word written with a hyphen (``t-shirt``, ``e-mail``, ``check-in``)."""
 _EMAIL: Final = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _WHEN: Final = (
     r"\d{4}[-/]\d\d?(?:[-/]\d\d?)?|\d\d?[-/]\d\d?(?:[-/]\d{2}(?:\d\d)?)?"
-    r"|\d\d?:\d\d(?::\d\d)?(?:am|pm)?|\d+(?:st|nd|rd|th|am|pm)"
+    r"|\d\d?:\d\d(?::\d\d)?(?:am|pm)?|\d\d?\.\d\d(?:am|pm)|\d+(?:st|nd|rd|th|am|pm)"
 )
 """Dates, times, ordinals and hours of the clock (``2026-06-01``, ``09:45``, ``10th``, ``3pm``)."""
 _NOT_KEYED_ID: Final = re.compile(_WHEN, re.IGNORECASE)
@@ -176,6 +177,14 @@ _SPACED_BYTES: Final = bytes(
 """Capitals and digits read ``A``, the joiners ``-``, a space and a quote themselves."""
 _SPACED_VALUE: Final = re.compile(rb'"A+(?:-A+)*(?: A+(?:-A+)*){1,7}"')
 """A JSON string that is such groups, whole, in a copy marked by :data:`_SPACED_BYTES`."""
+_DOT_MARKS: Final = bytes(
+    0x41 if c < 0x80 and chr(c).isalnum() else 0x2E if c == 0x2E else 0x20 for c in range(256)
+)
+"""Letters and digits read ``A``, a dot itself, every other byte a space."""
+_DOTTED_BYTES: Final = bytes(
+    c if (c < 0x80 and chr(c).isalnum()) or c in b"._-@/:" else 0x20 for c in range(256)
+)
+"""Token characters, ``.`` among them, kept; every other byte a space."""
 _DATE_SHAPE: Final = re.compile(
     r"\d{4}[-/.]\d\d?(?:[-/.]\d\d?)?|\d\d?[-/.]\d\d?(?:[-/.]\d{2}(?:\d\d)?)?"
 )
@@ -560,9 +569,15 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             key = _key_of(run)
             if key not in found:
                 candidates.setdefault(key, run)
+    if "." in said:  # tokens split at ".": an id with a dotted part (``042-117-09.3``)
+        for token in _dotted_tokens(said):
+            parts.update(token.split("."))
+            key = _key_of(token)
+            if key not in found:
+                candidates.setdefault(key, token)
     for token in _utf8_tokens(said.encode("ascii")):
         if token in parts:
-            continue  # a group of an identifier written in groups, not one by itself
+            continue  # a group or a dotted part of an identifier, not one by itself
         if token.isalpha() or token.isdigit():
             # Most tokens: words and bare numbers, never identifier-shaped; a long number
             # may still be one a result's prose introduces.
@@ -602,6 +617,39 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
     return LearnedIds(
         found, candidates, lowered[len(calls) + 1 :], introduced, tools[len(calls) + 1 :]
     )
+
+
+def _dotted_tokens(text: str) -> list[str]:
+    """The tokens of ``text`` (ASCII) with a part joined by ``.`` that are identifier-shaped
+    once the dot is read as ``-`` (``042-117-09.3``, ``v2.14.3``, ``AB12.C``): not digits and
+    dots only (an amount, a dotted date, a dotted code: :func:`dotted_code`), no quantity or
+    time (``2.5mg``, ``10.30am``), no e-mail address or path."""
+    # In a copy where each letter or digit reads "A", a dot between two of them is a literal
+    # the search jumps to; the token around it ends at the spaces of a copy that keeps the
+    # token characters ("@", "/" and ":" among them, so that an address or a path is seen
+    # whole and left out).
+    raw = text.encode("ascii")
+    marked = raw.translate(_DOT_MARKS)
+    kept = raw.translate(_DOTTED_BYTES)
+    words: set[str] = set()
+    at = marked.find(b"A.A")
+    while at >= 0:
+        start = kept.rfind(b" ", 0, at) + 1
+        end = kept.find(b" ", at)
+        end = len(kept) if end < 0 else end
+        words.add(text[start:end].strip("._-"))
+        at = marked.find(b"A.A", end)
+    found = []
+    for word in words:
+        if "." not in word or not word.replace(".", "").replace("-", "").replace("_", ""):
+            continue
+        if "@" in word or "/" in word or ":" in word or ".." in word:
+            continue
+        if word.replace(".", "").isdigit() or _NOT_ID.fullmatch(word) is not None:
+            continue
+        if identifier_shaped(word.replace(".", "-")):
+            found.append(word)
+    return sorted(found)  # in one order in every process
 
 
 def _spaced_values(results: str) -> set[str]:
