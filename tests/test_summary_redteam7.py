@@ -49,15 +49,17 @@ answered ``null`` under what its tool acts on (5); a date another key holds (6).
 A word written with no Latin letter keeps its own script, so its language's negation reads
 there (Cyrillic "не" was folded to the English "he", ``record/unicode_fold.py``): 72 of 1,197
 (family 10: 16). Hedges of those languages read as the English ones do ("vorläufig
-genehmigt" is provisionally approved, ``record/_languages.py``): 64 (family 10: none).
+genehmigt" is provisionally approved, ``record/_languages.py``): 56 (family 10: none).
 A number grouped by a space without decimals (``8 400``), one in exponent notation (``1e2``)
-and numbers joined by ``/`` (``USD 12/84``) are read whole (``record/entities.py``): 48
+and numbers joined by ``/`` (``USD 12/84``) are read whole (``record/entities.py``): 40
 (family 9: none).
 A result's string equal to its own call's argument under a key sharing no word with the
-argument's (``"q"`` handed back as ``"state"``) repeats it (``record/_echoes.py``): 40
+argument's (``"q"`` handed back as ``"state"``) repeats it (``record/_echoes.py``): 32
 (family 4: none).
-The cases still open are strict xfails (:data:`_OPEN`): an error echo under
-``rejected_input`` (no top-level failure), a tool named as the claim.
+A past participle in a tool's name (``refund_approved``, ``manager_approved_full_refund``) is
+not what its call did (``record/evidence.py``): 8 (family 12: none).
+The case still open is a strict xfail (:data:`_OPEN`): an error echo under ``rejected_input``
+(no top-level failure).
 """
 
 from __future__ import annotations
@@ -83,8 +85,6 @@ from test_summary_redteam3 import BASE, T0, call, event, label, result
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_tool_named_as_a_claim_is_not_the_claim[manager_approved_full_refund]",
-        "test_a_tool_named_as_a_claim_is_not_the_claim[refund_approved]",
         "test_an_error_quoting_the_request_is_not_an_approval[answer6]",
     }
 )
@@ -635,6 +635,48 @@ def test_a_tool_named_like_agentlogs_machinery_vouches_only_for_itself(name: str
 def test_a_tool_named_as_a_claim_is_not_the_claim(name: str) -> None:
     events = tool_session(name, {"order_id": "A-1001"}, {"order_id": "A-1001"})
     assert verified_cases(events, [*REFUND, *MANAGER]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "wording"),
+    [
+        ("RefundApproved", "A-1001 refund approved."),
+        ("payment_received", "A-1001 payment received."),
+        ("refund_paid_in_full", "A-1001 refund paid in full."),
+        ("order_cancelled_by_manager", "A-1001 order cancelled by manager."),
+        ("fee_waived", "A-1001 fee waived."),
+    ],
+)
+def test_a_participle_in_a_tools_name_is_not_what_it_did(name: str, wording: str) -> None:
+    """A tool's name says what it does; a participle in it (a state, a claim spelt as a
+    name) is not what its call did: the payload must say it."""
+    events = tool_session(name, {"order_id": "A-1001"}, {"order_id": "A-1001"})
+    assert verified_cases(events, [wording]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "answer", "wording"),
+    [
+        ("approve_refund", {"order_id": "A-1001", "ok": True}, "A-1001 refund approved."),
+        (
+            "mark_refund_approved",
+            {"order_id": "A-1001", "refund": "approved"},
+            "A-1001 refund approved.",
+        ),
+        (
+            "return_delivered_order_items",
+            {"order_id": "A-1001", "status": "return requested", "delivered": True},
+            "A-1001 delivered items: return requested.",
+        ),
+    ],
+)
+def test_a_tools_act_and_what_its_result_says_stay_verified(
+    name: str, answer: dict[str, Any], wording: str
+) -> None:
+    """The honest controls: the act a name says (its verb), and a participle its result
+    says too."""
+    events = tool_session(name, {"order_id": "A-1001"}, answer)
+    assert label(wording, ["e02", "e03"], events) == "verified"
 
 
 # --- 13. a transfer chain that passes the customer's text ---------------------------------------

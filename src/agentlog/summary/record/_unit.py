@@ -66,7 +66,8 @@ class Unit:
         self.tier: Tier = tier
         self._own = own
         self._echo = echo
-        """What leaves out of a payload the strings that only repeat the user's words."""
+        """How a payload's line reads (:meth:`words`): without the strings that only repeat
+        the user's words, and without the past participles of its tool's name."""
         self.full: tuple[list[frozenset[str]], Unit] | None = None
         """Of a call without the values only the user's words support: the whole call, for an
         item that says the agent made that call with them (one word of each set named)."""

@@ -50,6 +50,7 @@ __all__ = [
     "content_words",
     "forms",
     "letters_of",
+    "participle",
     "word_set",
 ]
 
@@ -172,6 +173,21 @@ not an abbreviation's ``prov.`` inside a word, nor a decimal point; a question m
 break, which the transcript shows as ``⏎``), a bracket."""
 _HEDGE_ENDS: Final = ('"', "\n", "\u23ce", ";", "!", "?", "[", "]", "{", "}", ". ")
 """:data:`_HEDGE_END` as literals, to search back from a hedge for its clause's start."""
+
+
+_IRREGULAR: Final = frozenset(
+    {"paid", "sent", "done", "given", "taken", "made", "sold", "kept", "won", "written"}
+    | {"shown", "told", "granted", "okd"}
+)
+"""English past participles that do not end in ``-ed`` (and "OK'd")."""
+
+
+def participle(word: str) -> bool:
+    """Whether a (folded) word is an English past participle: ``approved``, ``paid``; not a
+    word that only ends in ``-eed`` (``speed``, ``need``)."""
+    if word.endswith("ed"):
+        return len(word) > 4 and not word.endswith("eed")
+    return word in _IRREGULAR
 
 
 _SAME: Final = {"failed": ("error", "errors", "fail", "failure"), "error": ("failed", "failure")}

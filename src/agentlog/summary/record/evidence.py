@@ -72,6 +72,7 @@ from agentlog.summary.record._words import (
     content_words,
     forms,
     letters_of,
+    participle,
     word_set,
 )
 from agentlog.summary.record.carried import CarriedItem, compaction_items, handoff_items
@@ -362,9 +363,11 @@ class Evidence:
                     name, payload = payload[0], ("", payload[1])
                     if own is None and body.startswith(name + " "):
                         own = established(body[len(name) + 1 :])
-            echo = None
+            echo: Callable[[str], str] | None = None
             if tier == "evidence" and payload is not None and kind == "result":
                 echo = partial(self._unechoed, event_id=event_id, link=link)
+            if tier == "evidence" and payload is not None:
+                echo = _as_act(payload[0], echo)
             if kind == "call" and tier == "evidence" and payload is not None:
                 asked = self._asked_only(payload, event_id)
                 if asked is not None:
@@ -777,6 +780,26 @@ def _nothing_made(tool: str, response: Any) -> bool:
     return any(
         value is None and str(key).strip().lower() in words for key, value in response.items()
     )
+
+
+def _as_act(name: str, then: Callable[[str], str] | None) -> Callable[[str], str] | None:
+    """How a call's or a result's line reads when its tool's name holds past participles
+    (``refund_approved``, ``manager_approved_full_refund``, ``return_delivered_order_items``),
+    then by ``then``: with those words left out of the name. A name says what its tool does;
+    a participle in it is a state the agent presumed when it chose the tool (an order that is
+    delivered), or a claim spelt as a name, never what the call did: the payload, or another
+    event, must say it."""
+    runs = _NAME_RUN.findall(name)
+    if not any(participle(r.lower()) for r in runs):
+        return then
+    act = "_".join(r for r in runs if not participle(r.lower()))
+
+    def read(text: str) -> str:
+        if text.startswith(name):
+            text = act + text[len(name) :]
+        return text if then is None else then(text)
+
+    return read
 
 
 def _agent_name(event: Event) -> bool:
