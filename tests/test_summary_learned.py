@@ -581,3 +581,28 @@ def test_an_identifier_with_a_dotted_part_the_messages_and_a_result_share_is_lea
     assert "118-04-22.7" in got
     assert "118-04-22" not in got  # its part, not an identifier of its own
     assert not {"2.5mg", "10.30am", "12.50", "j.doe2"} & got
+
+
+def test_an_amount_passed_to_a_call_in_groups_is_an_amount_not_an_identifier() -> None:
+    call = {"limit": "CHF 7000", "plan": "NOK 1250", "desk": "ZR 7000"}
+    events = [
+        event(1, "user", Part(text="Please raise my limit to CHF 7000 on desk ZR 7000.")),
+        event(2, "agent", Part.from_function_call("set_limit", call, "c1")),
+        event(3, "set_limit", Part.from_function_response("set_limit", {"ok": True}, "c1")),
+    ]
+    entities = transcript_entities(transcript_lines(events), EntityPatterns.default()).values()
+    kinds = {(x.entity.text, x.entity.kind) for x in entities}
+    assert {("CHF 7000", "money"), ("NOK 1250", "money"), ("ZR 7000", "id")} <= kinds
+    assert not {("CHF 7000", "id"), ("NOK 1250", "id")} & kinds
+    # A record that writes the amount its own way keeps it, and is not asked for an id.
+    record = SummaryRecord(
+        goal="Raise a card limit",
+        goal_sources=("e01",),
+        facts=(
+            SummaryItem(
+                text="Limit CHF 7,000.00 and plan 1,250 NOK on desk ZR 7000.", sources=("e02",)
+            ),
+        ),
+    )
+    _, problems = validate_output(record, events=events, transcript=transcript_lines(events))
+    assert not [p for p in problems if p.kind == "dropped_entity"]

@@ -179,6 +179,13 @@ def entity_occurrences(
     found: list[tuple[Entity, str | None]] = []
     line, last = 0, len(heads) - 1
     entities = patterns.find(text, mentioned=False, scan=scan, settle=True)
+    # An amount or a date read where a learned identifier is (``GBP 5000`` passed to a call)
+    # is that, kept by a record or not: their spans, for the identifier to give way.
+    values = (
+        sorted((e.start, e.start + len(e.text)) for e in entities if e.kind in _READ_AS_VALUES)
+        if patterns.learn
+        else []
+    )
     if skip:
         entities = [e for e in entities if e.key not in skip]
     for entity in entities:  # in order: walk the lines
@@ -215,7 +222,8 @@ def entity_occurrences(
                     (new_entity(Entity, (what, name, found_text, key, start + shift)), eid)
                 )
     if patterns.learn:
-        found.extend(_learned_occurrences(parsed, patterns, {e.key for e, _ in found}, skip))
+        have = {e.key for e, _ in found}
+        found.extend(_learned_occurrences(parsed, patterns, have, skip, values))
     if mentioned or patterns.learn:
         # Ties (two entities at one place: a learned id and a pattern's) by key, so the order,
         # and the problems that follow it, are the same in every process.
@@ -223,13 +231,26 @@ def entity_occurrences(
     return found
 
 
+_READ_AS_VALUES: Final = frozenset({"money", "date"})
+
+
+def _covered(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether the last of ``spans`` (sorted) that starts at ``start`` or before holds
+    ``start`` to ``end`` (entities of one place start there: an amount, a learned id)."""
+    at = bisect_right(spans, (start, 1 << 62)) - 1
+    return at >= 0 and spans[at][1] >= end
+
+
 def _learned_occurrences(
     parsed: ParsedTranscript,
     patterns: EntityPatterns,
     have: Collection[str],
     skip: Collection[str],
+    values: Sequence[tuple[int, int]] = (),
 ) -> Iterator[tuple[Entity, str | None]]:
-    """The occurrences of learned identifiers that no pattern found and ``skip`` leaves."""
+    """The occurrences of learned identifiers that no pattern found and ``skip`` leaves,
+    without an identifier an amount or a date of ``values`` (their spans, sorted) covers at
+    any of its occurrences: ``GBP 5000`` is an amount however a call passed it."""
     learned = parsed.learned()
     wanted = [k for k in learned.keys() if k not in have and k not in skip]  # noqa: SIM118
     if not wanted:
@@ -244,7 +265,10 @@ def _learned_occurrences(
             # phone's digits say), or its scope says where it counts.
             continue
         # An identifier written in groups (``XQ 9033``) is found in any grouping, or none.
-        for start, end in token_spans(lowered, key[3:], spaced=" " in shown):
+        spans = list(token_spans(lowered, key[3:], spaced=" " in shown))
+        if values and any(_covered(values, start, end) for start, end in spans):
+            continue
+        for start, end in spans:
             line = parsed.line_at(start)
             _, body, eid, _, _ = heads[line]
             if start >= body:
