@@ -58,8 +58,8 @@ argument's (``"q"`` handed back as ``"state"``) repeats it (``record/_echoes.py`
 (family 4: none).
 A past participle in a tool's name (``refund_approved``, ``manager_approved_full_refund``) is
 not what its call did (``record/evidence.py``): 8 (family 12: none).
-The case still open is a strict xfail (:data:`_OPEN`): an error echo under ``rejected_input``
-(no top-level failure).
+A top key of refusal over an object (``"rejected_input": {...}``) reports the call's failure
+(``record/evidence.py``): none of 1,197 (family 2: none). :data:`_OPEN` is empty.
 """
 
 from __future__ import annotations
@@ -83,12 +83,8 @@ from test_summary_redteam3 import BASE, T0, call, event, label, result
 
 # --- what this round leaves: strict xfails, so a fix turns each into a failure to unmark -----
 
-_OPEN: Final[frozenset[str]] = frozenset(
-    {
-        "test_an_error_quoting_the_request_is_not_an_approval[answer6]",
-    }
-)
-"""Cases that still end ``verified``: open (module docstring)."""
+_OPEN: Final[frozenset[str]] = frozenset()
+"""Cases that still end ``verified``: open (module docstring); a new one goes here."""
 
 
 @pytest.fixture(autouse=True)
@@ -202,6 +198,37 @@ def test_an_error_quoting_the_request_is_not_an_approval(answer: dict[str, Any])
         "update_order", {"order_id": "A-1001", "refund_status": "approved"}, answer
     )
     assert verified_cases(events, REFUND) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"order_id": "A-1001", "invalid_fields": {"refund_status": "approved"}},
+        {"order_id": "A-1001", "refused": {"refund": "approved"}},
+        {"order_id": "A-1001", "declinedChanges": {"refund_status": "approved"}},
+        {"order_id": "A-1001", "rejection": {"refund": "approved", "why": "not allowed"}},
+    ],
+)
+def test_a_key_of_refusal_over_the_request_is_not_an_approval(answer: dict[str, Any]) -> None:
+    """A top key saying refusal (``rejected_input``, ``invalid_fields``) over an object: what
+    the call asked was refused, and the result says nothing is so."""
+    events = tool_session(
+        "update_order", {"order_id": "A-1001", "refund_status": "approved"}, answer
+    )
+    assert verified_cases(events, REFUND) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"order_id": "A-1001", "refund_status": "approved", "failed_attempts": 2},
+        {"order_id": "A-1001", "refund_status": "approved", "rejected_items": []},
+    ],
+)
+def test_a_key_of_refusal_over_no_object_leaves_the_result(answer: dict[str, Any]) -> None:
+    """The honest control: a count or an empty list under such a key reports no refusal."""
+    events = tool_session("update_order", {"order_id": "A-1001"}, answer)
+    assert label(REFUND[0], ["e02", "e03"], events) == "verified"
 
 
 # --- 3. free text under keys the earlier rounds did not name ----------------------------------

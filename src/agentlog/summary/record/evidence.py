@@ -737,6 +737,12 @@ class Evidence:
 _OUTCOME_KEYS: Final = frozenset({"ok", "success", "succeeded", "successful", "done", "completed"})
 _STATUS_KEYS: Final = frozenset({"status", "status_code", "http_status", "result"})
 _FAILURE_START: Final = re.compile(r"\s*(?:error|errored|fail(?:ed|ure)?)\b", re.IGNORECASE)
+_REFUSAL_WORDS: Final = frozenset(
+    {"rejected", "refused", "denied", "declined", "invalid", "failed", "failure", "rejection"}
+    | {"refusal", "denial", "unprocessable", "disallowed"}
+)
+"""Words of a top key saying that what its object holds was refused (``rejected_input``,
+``invalid_fields``): English words of refusal, never a domain's."""
 
 
 _NO_KEYS: Final[frozenset[str]] = frozenset()
@@ -751,11 +757,15 @@ def _reports_failure(response: Any) -> bool:
     """Whether a result says, by its top-level structure, that its call did not go through: an
     ``error``/``errors`` key holding anything, an outcome flag that says no (``"ok": false``,
     ``"success": false``), or a status that is an HTTP error code or an error word
-    (``"status": 403``, ``"status": "failed"``). A call so answered established nothing."""
+    (``"status": 403``, ``"status": "failed"``), or a key of refusal holding an object
+    (``"rejected_input": {"refund": "approved"}``: what the call asked, refused). A call so
+    answered established nothing."""
     if not isinstance(response, dict):
         return False
     for key, value in response.items():
         name = str(key).strip().lower()
+        if isinstance(value, dict) and value and _refusal(str(key)):
+            return True
         if name in ("error", "errors") and value not in (None, False, "", [], {}):
             return True
         if name in _OUTCOME_KEYS and (value is False or value in ("false", "no", 0)):
@@ -769,6 +779,11 @@ def _reports_failure(response: Any) -> bool:
 
 
 _NAME_RUN: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _refusal(key: str) -> bool:
+    """Whether a key's words (``rejected_input``, ``invalidFields``) say refusal."""
+    return any(w.lower() in _REFUSAL_WORDS for w in _NAME_RUN.findall(key))
 
 
 def _nothing_made(tool: str, response: Any) -> bool:
