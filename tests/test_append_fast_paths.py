@@ -58,14 +58,13 @@ def test_a_circular_value_is_refused_and_the_next_one_still_encodes() -> None:
 )
 def test_an_append_notice_is_the_json_of_its_fields(ids: tuple[str, str, str, str]) -> None:
     app, user, session, event = ids
+    fields = {"k": "event", "app": app, "user": user, "session": session, "event": event}
     expected = json.dumps(
-        {"k": "event", "app": app, "user": user, "session": session, "event": event, "version": 7},
-        ensure_ascii=False,
-        separators=(",", ":"),
+        {"by": "store-1", **fields, "version": 7}, ensure_ascii=False, separators=(",", ":")
     )
     if len(expected.encode()) > pg_listen.NOTICE_BYTES:
-        expected = '{"k":"wake"}'
-    assert pg_listen.event_notice(app, user, session, event, 7) == expected
+        expected = '{"by":"store-1","k":"wake","version":7}'
+    assert pg_listen.event_notice("store-1", app, user, session, event, 7) == expected
 
 
 async def test_a_lone_writer_gets_its_result_or_its_error_and_later_writers_theirs() -> None:

@@ -28,7 +28,7 @@ def _statement(create_time: float | None, lease_token: int | None) -> str:
     event = Event(invocation_id="inv-1", author="user", timestamp=11.0)
     plan = plan_append(session, event)
     assert plan is not None
-    query, _ = _append_statement(session, plan)
+    query, _ = _append_statement(session, plan, sender="store-1")
     return query
 
 

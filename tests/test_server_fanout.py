@@ -310,6 +310,72 @@ async def test_the_listener_reconnects_after_its_connection_is_killed(tmp_path: 
             await follower.drop()
 
 
+def said(text: str) -> Event:
+    from agentlog import Content
+
+    return Event(invocation_id="inv-1", author="user", content=Content.from_text(text, "user"))
+
+
+@pytest.mark.postgres
+async def test_a_store_hears_its_own_writes_from_itself_and_others_from_postgresql() -> None:
+    """The copy PostgreSQL delivers of a store's own notice is dropped: the store handed it
+    to its listener as its statement committed."""
+    from agentlog.sessions.postgres import PostgresSessionService
+
+    with throwaway_schema("agentlog_fanout") as (dsn, schema):
+        here = PostgresSessionService(dsn, schema=schema)
+        there = PostgresSessionService(dsn, schema=schema)
+        heard: list[tuple[str, str]] = []
+        listener = here.listener(lambda n: heard.append((n.kind, n.session_id)), lambda: None)
+        try:
+            await listener.start()
+            mine = await here.create_session(app_name="app", user_id="ana")
+            theirs = await there.create_session(app_name="app", user_id="ana")
+            mine = await here.append_event(mine, said("mine"))
+            assert heard == [("event", mine.id)]  # no notification could have arrived yet
+            await there.append_event(theirs, said("theirs"))
+            await until(lambda: len(heard) == 2)
+            await asyncio.sleep(0.2)  # time enough for a copy of the first to arrive
+            assert heard == [("event", mine.id), ("event", theirs.id)]
+            await listener.stop()
+            await here.append_event(mine, said("again"))
+            assert len(heard) == 2  # a stopped listener is handed nothing
+        finally:
+            await listener.stop()
+            await here.close()
+            await there.close()
+
+
+@pytest.mark.postgres
+async def test_notifications_arriving_around_the_heartbeats_are_each_heard_once() -> None:
+    from agentlog._stores.pg_listen import PgListener
+    from agentlog.sessions.postgres import PostgresSessionService
+
+    with throwaway_schema("agentlog_fanout") as (dsn, schema):
+        store = PostgresSessionService(dsn, schema=schema)
+        heard: list[str] = []
+        listener = PgListener(
+            dsn,
+            schema=schema,
+            on_notice=lambda n: heard.append(n.session_id),
+            on_gap=lambda: None,
+            heartbeat_s=0.004,  # a heartbeat statement between most appends
+        )
+        try:
+            await listener.start()
+            session = await store.create_session(app_name="app", user_id="ana")
+            for n in range(30):
+                session = await store.append_event(session, said(f"m-{n}"))
+                await asyncio.sleep(0.005 * (n % 3))
+            await until(lambda: len(heard) >= 30)
+            await asyncio.sleep(0.1)
+            assert heard == [session.id] * 30
+            assert listener.connects == 1
+        finally:
+            await listener.stop()
+            await store.close()
+
+
 async def _count(pids: Any, n: int) -> bool:
     return len(await pids) == n
 
@@ -333,20 +399,20 @@ def test_payloads_fit_and_read_back() -> None:
         parse_notice,
     )
 
-    notice = parse_notice(event_notice("app", "ana", "s-1", "e-1", 3))
+    notice = parse_notice(event_notice("store-1", "app", "ana", "s-1", "e-1", 3))
     assert (notice.kind, notice.app_name, notice.user_id, notice.session_id) == (
         "event",
         "app",
         "ana",
         "s-1",
     )
-    assert parse_notice(end_notice("app", "ana", "s-1", "inv-1", 7)).kind == "end"
+    assert parse_notice(end_notice("store-1", "app", "ana", "s-1", "inv-1", 7)).kind == "end"
     # Ids too long for a payload: a wake-up for every session instead.
-    assert parse_notice(event_notice("a" * 3000, "u" * 3000, "s", "e", 1)).kind == "wake"
+    assert parse_notice(event_notice("store-1", "a" * 3000, "u" * 3000, "s", "e", 1)).kind == "wake"
     assert parse_notice("not json").kind == "wake"
     for text in ("short", 'é"\n' * 5000):
         draft = Draft(invocation_id="inv-1", author="desk", after="e-1", origin="o", text=text)
-        payload = draft_notice("app", "ana", "s-1", draft)
+        payload = draft_notice("store-1", "app", "ana", "s-1", draft)
         assert payload is not None
         assert len(payload.encode()) <= NOTICE_BYTES
         read = parse_notice(payload).draft

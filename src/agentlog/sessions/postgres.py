@@ -39,10 +39,12 @@ try:
         CHANNEL_SQL,
         Draft,
         Notice,
+        OwnNotices,
         PgListener,
         ask_notice,
         draft_notice,
         end_notice,
+        event_head,
         event_notice,
     )
     from agentlog._stores.postgres import Conn as _Conn
@@ -176,6 +178,8 @@ class PostgresSessionService(PostgresStore):
         """Every write: those made together share a transaction and a commit."""
         self._reads = StatementBatches(self._pg, _BEGIN_SNAPSHOT)
         """Loads: those made together share a snapshot and a round trip."""
+        self._own = OwnNotices()
+        """What this store notifies: its listeners here get it from the store itself."""
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -376,7 +380,7 @@ class PostgresSessionService(PostgresStore):
         if plan is None:
             return session
         alone = functools.partial(_append_alone, session_id=session.id, event_id=plan.event.id)
-        query, params = _append_statement(session, plan)
+        query, params = _append_statement(session, plan, self._own.sender)
         # A delta of session keys only (most are) can be written beside other sessions'.
         merge = None if plan.delta.app or plan.delta.user else _merge_appends
         (rows,) = await self._writes.run(Group([(query, params)], alone, merge, params))
@@ -387,6 +391,8 @@ class PostgresSessionService(PostgresStore):
         if self._cache is not None:
             key = (session.app_name, session.user_id, session.id)
             self._cache.extend(key, row[0], plan.expected_version, plan.event)
+        if self._own.listeners:
+            self._own.deliver(Notice("event", session.app_name, session.user_id, session.id))
         return session_after(session, plan)
 
     async def close(self) -> None:
@@ -460,7 +466,15 @@ class PostgresSessionService(PostgresStore):
         check_ids(app_name, user_id, session_id)
         first = plan_first(event, app_name=app_name, user_id=user_id, session_id=session_id)
         query, params = _lease_append_statement(
-            first, app_name, user_id, session_id, owner, invocation_id, ttl_s, expected_version
+            first,
+            app_name,
+            user_id,
+            session_id,
+            owner,
+            invocation_id,
+            ttl_s,
+            expected_version,
+            self._own.sender,
         )
         alone = functools.partial(
             _append_alone, session_id=session_id, event_id=event.id, stale_is_refusal=False
@@ -487,8 +501,11 @@ class PostgresSessionService(PostgresStore):
             create_time=create_time,
         )
         plan = dataclasses.replace(first, expected_version=version) if appended else None
-        if plan is not None and self._cache is not None:
-            self._cache.extend((app_name, user_id, session_id), pk, version, plan.event)
+        if plan is not None:
+            if self._cache is not None:
+                self._cache.extend((app_name, user_id, session_id), pk, version, plan.event)
+            if self._own.listeners:
+                self._own.deliver(Notice("event", app_name, user_id, session_id))
         return LeasedAppend(lease, plan)
 
     async def renew_lease(self, lease: Lease, ttl_s: float) -> Lease:
@@ -509,9 +526,14 @@ class PostgresSessionService(PostgresStore):
         """See ``SessionLeases.release_lease``."""
         # The release notifies listeners in its own statement: the end of the turn.
         notice = end_notice(
-            lease.app_name, lease.user_id, lease.session_id, lease.invocation_id, lease.token
+            self._own.sender,
+            lease.app_name,
+            lease.user_id,
+            lease.session_id,
+            lease.invocation_id,
+            lease.token,
         )
-        await self._write_one(
+        (released,) = await self._write_one(
             "WITH r AS (UPDATE sessions SET lease_owner = NULL, lease_invocation = NULL WHERE "
             + _WHERE_SESSION
             + " AND lease_token = %s RETURNING pk) SELECT pk, pg_notify("
@@ -519,6 +541,8 @@ class PostgresSessionService(PostgresStore):
             + ", %s) FROM r",
             (lease.app_name, lease.user_id, lease.session_id, lease.token, notice),
         )
+        if released and self._own.listeners:
+            self._own.deliver(Notice("end", lease.app_name, lease.user_id, lease.session_id))
 
     async def _write_one(self, query: LiteralString, params: Params) -> list[list[_Row]]:
         return await self._writes.run(Group([(query, params)]))
@@ -528,7 +552,9 @@ class PostgresSessionService(PostgresStore):
     ) -> PgListener:
         """A listener for what this store's appends and releases notify, on a connection of
         its own (``await listener.start()``; see :mod:`agentlog._stores.pg_listen`)."""
-        return PgListener(self._dsn, schema=self.schema, on_notice=on_notice, on_gap=on_gap)
+        return PgListener(
+            self._dsn, schema=self.schema, on_notice=on_notice, on_gap=on_gap, own=self._own
+        )
 
     async def publish_draft(
         self,
@@ -554,16 +580,19 @@ class PostgresSessionService(PostgresStore):
     ) -> None:
         """``publish_draft`` for several drafts, each ``(user_id, session_id, draft)``, in
         one statement (a server relays its turns' drafts together)."""
+        sender = self._own.sender
         notices = [
             notice
             for user_id, session_id, draft in drafts
-            if (notice := draft_notice(app_name, user_id, session_id, draft)) is not None
+            if (notice := draft_notice(sender, app_name, user_id, session_id, draft)) is not None
         ]
         if notices:
             await self._fetch(
                 "SELECT pg_notify(" + CHANNEL_SQL + ", n) FROM unnest(%s::text[]) AS n",
                 (notices,),
             )
+        for user_id, session_id, draft in drafts if self._own.listeners else ():
+            self._own.deliver(Notice("draft", app_name, user_id, session_id, draft=draft))
 
     async def ask_drafts(
         self, *, app_name: str, user_id: str, session_id: str, origin: str
@@ -571,9 +600,10 @@ class PostgresSessionService(PostgresStore):
         """Ask the process running a session's turn to publish its drafts, for the server
         ``origin`` (see :mod:`agentlog._stores.pg_listen`); nothing when the ids do not fit
         a notification."""
-        notice = ask_notice(app_name, user_id, session_id, origin)
+        notice = ask_notice(self._own.sender, app_name, user_id, session_id, origin)
         if notice is not None:
             await self._fetch("SELECT pg_notify(" + CHANNEL_SQL + ", %s)", (notice,))
+            self._own.deliver(Notice("ask", app_name, user_id, session_id, origin=origin))
 
     async def read_turn(self, *, app_name: str, user_id: str, session_id: str) -> TurnState:
         """See ``SessionLeases.read_turn``."""
@@ -716,7 +746,9 @@ def _delta_ctes(shape: tuple[bool, ...]) -> list[LiteralString]:
     return ctes
 
 
-def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str, Any]]:
+def _append_statement(
+    session: Session, plan: AppendPlan, sender: str
+) -> tuple[str, dict[str, Any]]:
     event = plan.event
     params: dict[str, Any] = {
         "app": session.app_name,
@@ -734,7 +766,7 @@ def _append_statement(session: Session, plan: AppendPlan) -> tuple[str, dict[str
         "created": session.create_time,
         "lease": session.lease_token,
         "notice": event_notice(
-            session.app_name, session.user_id, session.id, event.id, plan.new_version
+            sender, session.app_name, session.user_id, session.id, event.id, plan.new_version
         ),
     }
     ctes = _APPEND_CTES[session.create_time is None][session.lease_token is None]
@@ -910,6 +942,7 @@ def _lease_append_statement(
     invocation_id: str,
     ttl_s: float,
     expected_version: int | None,
+    sender: str,
 ) -> tuple[str, dict[str, Any]]:
     """One statement taking the lease (as ``acquire_lease``'s) and, when the lease was free
     (not expired: a turn to close comes first) and the session's last update is before the
@@ -931,6 +964,8 @@ def _lease_append_statement(
         "format": EVENT_FORMAT_VERSION,
         "payload": plan.payload,
         "compaction_end": plan.compaction_end,
+        # The version is only known in the statement, which ends the payload with it.
+        "notice": event_head(sender, app_name, user_id, sid, event.id),
     }
     shape = _delta_params(plan.delta, params)
     query = _LEASE_APPENDS.get(shape)
@@ -963,12 +998,10 @@ def _lease_append_statement(
             " %(event_id)s::text, %(invocation_id)s::text, %(author)s::text,"
             " %(timestamp)s::float8, %(format)s::integer, %(payload)s::json,"
             " %(compaction_end)s::float8 FROM s)",
-            # What event_notice sends, made here: the version is only known in the statement.
+            # What event_notice sends, ended here: the version is only known in the statement.
             "n AS (SELECT pg_notify("
             + CHANNEL_SQL
-            + ", json_build_object('k', 'event', 'app', %(app)s::text, 'user', %(user)s::text,"
-            " 'session', %(sid)s::text, 'event', %(event_id)s::text, 'version', version)::text)"
-            " FROM s)",
+            + ", %(notice)s::text || version::text || '}') FROM s)",
             *_delta_ctes(shape),
         ]
         query = _LEASE_APPENDS.setdefault(
@@ -1031,6 +1064,7 @@ _LEASE_MERGED_SCALARS: Final = (
     "invocation_id",
     "author",
     "compaction_end",
+    "notice",
 )
 
 
@@ -1049,10 +1083,11 @@ def _merged_lease_appends(puts: bool, gones: bool) -> LiteralString:
         " json_array_elements_text(%(event_id)s::json),"
         " json_array_elements_text(%(invocation_id)s::json),"
         " json_array_elements_text(%(author)s::json), json_array_elements(%(payload)s::json),"
-        " json_array_elements_text(%(compaction_end)s::json)"
+        " json_array_elements_text(%(compaction_end)s::json),"
+        " json_array_elements_text(%(notice)s::json)"
         + extra
         + ") WITH ORDINALITY AS r (app, usr, sid, owner, invocation, ttl, expected, ts,"
-        " event_id, inv, author, payload, cend" + names + ", i))",
+        " event_id, inv, author, payload, cend, notice" + names + ", i))",
         # Locked apart from the join: a row locked twice by one statement (a session twice
         # in the batch) reads as gone the second time.
         "locked AS (SELECT pk, app_name, user_id, session_id, lease_owner, lease_invocation,"
@@ -1077,7 +1112,7 @@ def _merged_lease_appends(puts: bool, gones: bool) -> LiteralString:
         " RETURNING old.i, x.pk, x.lease_token, x.lease_expires, x.version, "
         + appends
         + " AS appended, old.app, old.usr, old.sid, old.event_id, old.inv, old.author, old.ts,"
-        " old.payload, old.cend" + returned + ")",
+        " old.payload, old.cend, old.notice" + returned + ")",
         "s AS (SELECT * FROM won WHERE appended)",
         *_merged_writes(puts, gones),
     ]
@@ -1090,8 +1125,7 @@ def _merged_lease_appends(puts: bool, gones: bool) -> LiteralString:
         # What the single statement's notice says (see _lease_append_statement), per row.
         " CASE WHEN won.appended THEN pg_notify("
         + CHANNEL_SQL
-        + ", json_build_object('k', 'event', 'app', won.app, 'user', won.usr,"
-        " 'session', won.sid, 'event', won.event_id, 'version', won.version)::text) END"
+        + ", won.notice || won.version::text || '}') END"
         " FROM old LEFT JOIN won ON won.i = old.i"
     )
 
