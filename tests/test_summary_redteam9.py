@@ -25,6 +25,12 @@ running every case: **all 600 end** ``verified``: hypothetical parts 384 of 384,
 compaction 4 of 4 and a handoff 4 of 4. The validator reads a key's words for what the thing
 is and whether it held before, never for whether the value is so at all. The tests that hold
 them are strict xfails (:data:`_OPEN`; a fix turns each into a failure to unmark).
+
+After :mod:`agentlog.summary.record._unreal` (a key's words saying its value is not a fact
+now: a context, a modal word, a setting, a type's name; an ended state undoing its object),
+counted the same way: hypothetical parts 0 of 384, capabilities 0 of 120, ended or
+conditional states 0 of 72; through a compaction 0 of 4 and a handoff 0 of 4. Another
+field's figure is still 24 of 24.
 """
 
 from __future__ import annotations
@@ -42,65 +48,9 @@ from test_summary_redteam8 import hand_off
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_capability_is_not_the_act[account-allowed]",
-        "test_a_capability_is_not_the_act[account-available actions]",
-        "test_a_capability_is_not_the_act[account-can]",
-        "test_a_capability_is_not_the_act[account-permissions]",
-        "test_a_capability_is_not_the_act[account-threshold]",
-        "test_a_capability_is_not_the_act[order-allowed]",
-        "test_a_capability_is_not_the_act[order-available actions]",
-        "test_a_capability_is_not_the_act[order-can]",
-        "test_a_capability_is_not_the_act[order-permissions]",
-        "test_a_capability_is_not_the_act[order-threshold]",
         "test_a_figure_another_field_holds_is_not_this_ones[items counted]",
         "test_a_figure_another_field_holds_is_not_this_ones[refund amount]",
         "test_a_figure_another_field_holds_is_not_this_ones[refund ceiling]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-draft]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-dry run]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-example]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-forecast]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-mock]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-preview]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-proposal]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-quote]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-sample]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-sandbox]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-schema]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-simulation]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-test mode]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-validation only]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-what-if]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[account-would result in]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-draft]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-dry run]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-example]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-forecast]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-mock]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-preview]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-proposal]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-quote]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-sample]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-sandbox]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-schema]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-simulation]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-test mode]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-validation only]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-what-if]",
-        "test_a_hypothetical_part_of_the_answer_is_not_a_fact[order-would result in]",
-        "test_a_state_ended_or_conditional_is_not_so[account-condition]",
-        "test_a_state_ended_or_conditional_is_not_so[account-superseded]",
-        "test_a_state_ended_or_conditional_is_not_so[account-voided]",
-        "test_a_state_ended_or_conditional_is_not_so[order-condition]",
-        "test_a_state_ended_or_conditional_is_not_so[order-superseded]",
-        "test_a_state_ended_or_conditional_is_not_so[order-voided]",
-        "test_through_a_compaction[events0-Refund approved for A-1001.]",
-        "test_through_a_compaction[events1-ACC-5521 unlocked.]",
-        "test_through_a_compaction[events2-A-1001: refund approved.]",
-        "test_through_a_compaction[events3-The refund for A-1001 was approved.]",
-        "test_through_a_handoff[events0-Refund approved for A-1001.]",
-        "test_through_a_handoff[events1-ACC-5521 unlocked.]",
-        "test_through_a_handoff[events2-A-1001: refund approved.]",
-        "test_through_a_handoff[events3-The refund for A-1001 was approved.]",
     }
 )
 """Cases that still end ``verified``: open (module docstring)."""
@@ -350,6 +300,18 @@ CONTROLS: Final[list[tuple[list[Event], str]]] = [
     (account({"unlocked": True, "mode": "live"}), UNLOCK_WORDINGS[0]),
     (account({"status": "unlocked", "can_lock": True}), UNLOCK_WORDINGS[1]),
     (account({"unlock": {"done": True, "requested_at": "2026-11-30"}}), UNLOCK_WORDINGS[2]),
+    # A context's word in a key that holds no object (a date, an identifier), and a setting's
+    # word beside a state (``mfa_test_passed`` is no test mode): what the tool said holds.
+    (order({"refund_approved": True, "estimated_delivery": "2026-09-25"}), REFUND_WORDINGS[0]),
+    (order({"refund_approved": True, "quote_id": "Q-77"}), REFUND_WORDINGS[1]),
+    (account({"status": "unlocked", "mfa_test_passed": True}), UNLOCK_WORDINGS[0]),
+    # A modal word of a field beside the act (credit on offer), and a record that ends another
+    # (``supersedes``: this one holds now).
+    (order({"refund_approved": True, "available_credit": 20.0}), REFUND_WORDINGS[2]),
+    (order({"refund": {"approved": True, "supersedes": "RF-1"}}), REFUND_WORDINGS[0]),
+    # A draft said to be one, and a flag written "yes".
+    (order({"refund": {"approved": True, "draft": True}}), "Draft refund approved for A-1001."),
+    (order({"refund_approved": "yes"}), REFUND_WORDINGS[1]),
 ]
 
 

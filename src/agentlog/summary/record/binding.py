@@ -128,6 +128,7 @@ from dataclasses import field as _default
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
+from agentlog.summary.record import _unreal
 from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, may_be
 from agentlog.summary.record._dated import DATE, AsOf
 from agentlog.summary.record._payload import _DENIED, _TEXT_KEYS, _decision_word
@@ -148,10 +149,10 @@ _GENERIC: Final = _WHAT | frozenset(
 _TEXT_WORDS: Final = frozenset(_TEXT_KEYS)
 """Key words that say a value is free text (:data:`._payload._TEXT_KEYS`), wherever they
 stand in the key (``note_1``, ``text_saved``): a tool stores it, it establishes none of it."""
-_UNDOING: Final = REVERSALS - {"cancelled", "canceled"}
-"""Words saying a decision was undone (``revoked``, ``reversed``, ``withdrawn``): a key that
-says one of its object undoes the object's other states. Not "cancelled": an order that was
-cancelled may still have its refund approved."""
+_UNDOING: Final = REVERSALS - {"cancelled", "canceled"} | _unreal.ENDED
+"""Words saying a decision was undone or ended (``revoked``, ``withdrawn``, ``superseded``):
+a key that says one of its object undoes the object's other states. Not "cancelled": an
+order that was cancelled may still have its refund approved."""
 _IRREGULAR: Final = frozenset(
     {"paid", "sent", "done", "given", "taken", "made", "sold", "kept", "won", "written"}
     | {"shown", "told", "granted", "ok", "okd"}
@@ -438,12 +439,22 @@ def _walk(
             reading.record_obj[record] = obj
         keys, day = reading.keys, reading.day
         changed = reading.changed if top else _NONE
+        begin, unreal = len(found), _NONE
         for key, value in node.items():
             info = _key_info(key) if type(key) is str else _key_info(str(key))
             if changed and key in changed:  # a later answer to the same call holds now
                 info = info._replace(past=True)
+            if info.unreal and (marked := _unreal.marks(info.unreal, value)) is not None:
+                if marked[1]:  # "preview": {...}, "can_approve_refund": true: not so now
+                    _not_so_now(info, key, value, above, depth, reading, records, thing, marked[0])
+                    continue
+                unreal |= marked[0]  # "draft": true: its object is not so now
             words = info.words
             kind = type(value)
+            if kind is str and not info.generic and len(value) <= 4 and value.lower() in _YES:
+                # "refund_approved": "yes" is a flag, as true is: it states its key's words,
+                # which so name no field; a failure or a context voids them as it voids true
+                value, kind = True, bool
             if info.acts and value is not True and _says_no(value, info, reading, record):
                 # "refund_approved": [false], "$0.00", "approved_on" a later day: its act's
                 # words are stated as not so, and name no field
@@ -548,6 +559,8 @@ def _walk(
             if info.undoes and value not in (None, False, 0):
                 # "revoked": true, "withdrawn_at": "2026-01-03": the object's states undone
                 reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
+        if unreal:
+            _unreal.mark(found, begin, unreal)
     elif isinstance(node, list | tuple):
         start, numbers = len(found), []
         for value in node:
@@ -596,6 +609,40 @@ def _names(thing: Thing | None) -> Names | None:
     return None
 
 
+def _not_so_now(
+    info: _Key,
+    key: Any,
+    value: Any,
+    above: frozenset[str],
+    depth: int,
+    reading: _Reading,
+    records: frozenset[int],
+    thing: Thing | None,
+    words: frozenset[str],
+) -> None:
+    """A value that is not a fact now (:mod:`._unreal`: a preview, a capability, a condition),
+    read as the others and marked by ``words``: its leaves, and one stating its key words and
+    the keys under it (which so name no field an item may lean on: ``"approve_refund"`` in
+    ``available_actions``), bind only an item that says ``words`` too, or none."""
+    keys, reading.keys = reading.keys, set()
+    start = len(reading.found)
+    inner = _json_in(value) if isinstance(value, str) else None
+    node = value if inner is None else inner
+    if isinstance(node, dict):
+        inside = _new(Thing, (thing, node, key if type(key) is str else None))
+        _walk(node, above | info.naming, info.words, depth + 1, reading, records, 0, False, inside)
+    elif isinstance(node, list | tuple):
+        _walk(node, above | info.naming, info.words, depth + 1, reading, records, 0, False, thing)
+    else:
+        _leaf(info, value, above, False, reading, records, 0, False, thing)
+    named = frozenset(reading.keys | info.words) - _NAME_WORDS
+    reading.keys = keys
+    reading.found.append(
+        Leaf(named, above, False, _NONE, _NONE, None, "", records=records, thing=thing)
+    )
+    _unreal.mark(reading.found, start, words)
+
+
 def _says_no(value: Any, info: _Key, reading: _Reading, record: int) -> bool:
     """Whether a value says that its key's act is not so: a list or an object of values that
     say no (``[false]``, ``{"value": false}``), a zero in any unit (``"$0.00"``, ``"0 USD"``,
@@ -606,10 +653,11 @@ def _says_no(value: Any, info: _Key, reading: _Reading, record: int) -> bool:
         scalars = [v for v in inner if not isinstance(v, str) or not DATE.match(v)]
         return bool(scalars) and all(_no(v) for v in scalars)
     if isinstance(value, str):
-        if _ZERO.fullmatch(value) is not None:
-            return True
+        if _ZERO.fullmatch(value) is not None or _unreal.type_name(value):
+            return True  # "$0.00"; "boolean": a schema's, naming what the key may hold
         when = DATE.match(value) if reading.day is not None else None
-        return when is not None and when[1] > str(reading.day) and not info.planned
+        # A plan's date is what it says; an undoing dated later still ends the state.
+        return when is not None and when[1] > str(reading.day) and not (info.planned or info.undoes)
     return False
 
 
@@ -738,6 +786,8 @@ def _superseded(found: list[Leaf], entries: list[list[int]]) -> None:
                 found[at] = found[at]._replace(past=True)
 
 
+_YES: Final = frozenset({"true", "yes", "y"})
+"""Strings that say yes as a flag's ``true`` does."""
 _SCALARS: Final = frozenset({bool, int, float, type(None)})
 """The types of JSON's other values: none is a container, and none is asked again."""
 
@@ -784,6 +834,8 @@ class _Key(NamedTuple):
     """Whether it says its date is a plan (:data:`_PLANNED`)."""
     minor: bool = False
     """Whether it says its number counts a currency's minor unit (:data:`_MINOR`)."""
+    unreal: frozenset[str] = _NONE
+    """Its letter runs, when one may say its value is not a fact (:data:`._unreal.WORDS`)."""
 
 
 _ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False, False)
@@ -814,6 +866,7 @@ def _key_info(key: str) -> _Key:
         not runs.isdisjoint(_ENDS),
         not runs.isdisjoint(_PLANNED),
         not runs.isdisjoint(_MINOR),
+        runs if not runs.isdisjoint(_unreal.WORDS) else _NONE,
     )
 
 
@@ -1077,12 +1130,20 @@ def binds(
             continue
         alternatives = forms(word) | {word}
         if not alternatives.isdisjoint(keys):
+            if not undoes and _ended(alternatives, payloads):
+                return False  # "unlock": {"done": true, "reverted_at": ...}: undone
             continue  # a word that names a field is the item naming it, not a state it says
         if not _bound(alternatives, spoken, payloads, named, undoes, written, ids):
             return False
     if amounts and _other_amount(payloads, spoken, amounts):
         return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
     return not any(_misstated(p, spoken, ids, amounts) for p in payloads)
+
+
+def _ended(alternatives: frozenset[str], payloads: Sequence[Payload]) -> bool:
+    """Whether the item names an object by its key (``"unlock": {...}``: "unlocked", "unlock
+    done") while a key of that object says it was undone or ended (``reverted_at``)."""
+    return any(not alternatives.isdisjoint(subject) for p in payloads for subject, _ in p.undoing)
 
 
 def _other_date(payloads: Sequence[Payload], spoken: frozenset[str], text: str) -> bool:

@@ -66,6 +66,7 @@ from agentlog.summary.record._echoes import moved
 from agentlog.summary.record._extract import is_lookup
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._unit import TIER_OF_LABEL, Tier, Unit
+from agentlog.summary.record._unreal import not_real
 from agentlog.summary.record._words import (
     NEGATED,
     STOP_WORDS,
@@ -612,8 +613,10 @@ class Evidence:
                 if result is None or result.id is None:
                     continue
                 if not users or is_human_request(result.name):
-                    failed = _reports_failure(result.response) or _nothing_made(
-                        result.name, result.response
+                    failed = (
+                        _reports_failure(result.response)
+                        or _nothing_made(result.name, result.response)
+                        or not_real(result.response)  # a dry run, a sandbox: not so either
                     )
                     answers[result.id] = not failed
         self._calls, self._answers = calls, answers
