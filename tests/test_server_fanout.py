@@ -186,8 +186,30 @@ async def test_a_follower_on_b_of_a_turn_on_a(kind: str, tmp_path: Path) -> None
                 assert frames[0].kinds == ["user_message"]
                 if kind == "postgres":
                     assert "draft" in [f.event for f in frames]
+            if kind == "postgres":
+                relay = server_of(app_a).hub.relay
+                assert relay is not None
+                assert relay.published > 0  # asked for by B
             await follower.drop()
             await until(lambda: server_of(app_b).hub.waiting() == 0)
+
+
+@pytest.mark.postgres
+async def test_a_turn_nobody_follows_elsewhere_publishes_no_draft(tmp_path: Path) -> None:
+    """Its own client gets every draft from A; B, following another session, asks for none
+    of this turn's, and A publishes none."""
+    with two_servers("postgres", tmp_path) as (app_a, app_b):
+        async with clients(app_a, app_b) as (a, b):
+            sid = (await a.post("/sessions", json={})).json()["id"]
+            other = (await a.post("/sessions", json={})).json()["id"]
+            follower = Stream(b, f"/sessions/{other}/stream", params={"follow": "true"})
+            await follower.until_end()
+            sent = await (await start_turn(a, sid, LOOKUP))
+            assert "draft" in [f.event for f in sent]
+            relay = server_of(app_a).hub.relay
+            assert relay is not None
+            assert relay.published == 0
+            await follower.drop()
 
 
 @pytest.mark.parametrize("kind", STORES)
