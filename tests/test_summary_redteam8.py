@@ -37,8 +37,12 @@ none. One rule (``record/binding.py``, ``record/_things.py``) closed 36 of them:
 object naming itself by an identifier of the kind the item writes, and not one it writes (a
 related order, a map keyed by order ids, a household's other account, a companion's booking),
 is another thing, whose states do not support the item (family 3: 24, 7: 12). With it, 75 of
-685 (family 1: 16, 3: 16, 7: 40, 8: 3). The cases still open are strict xfails
-(:data:`_OPEN`).
+685 (family 1: 16, 3: 16, 7: 40, 8: 3). A second (``record/binding.py``) closed 56 more: an
+item word naming a key of the result, beside none of the states that key holds (a short word
+value, a flag, ``false``, a time bound the event's day is outside) and nothing else the key
+holds, says a state the tool did not ("under warranty" beside ``"warranty": "expired"``,
+"unlocked" beside ``{"unlock": {"queued": true}}``; family 1: 16, 7: 40). With both, 19 of 685
+(family 3: 16, 8: 3). The cases still open are strict xfails (:data:`_OPEN`).
 """
 
 from __future__ import annotations
@@ -68,20 +72,8 @@ from test_summary_redteam7 import tool_session, verified_cases
 _OPEN: Final[frozenset[str]] = frozenset(
     {
         "test_a_call_that_stores_the_claim_does_not_verify_it[record_fee_waiver]",
-        "test_a_claim_of_another_domain_the_result_does_not_say[SN-88213 warranty valid.]",
-        "test_a_claim_of_another_domain_the_result_does_not_say[ana_lima_4410 address changed.]",
-        "test_a_claim_of_another_domain_the_result_does_not_say[ana_lima_4410 is a VIP customer.]",
         "test_a_predicate_of_another_object_is_not_said_of_this_one[payload4]",
         "test_a_predicate_of_another_object_is_not_said_of_this_one[payload7]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 fee waived.10]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 fee waived.9]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 password reset done.6]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ACC-5521 unlocked.5]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[SN-88213 under warranty.0]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[SN-88213 under warranty.1]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ana_lima_4410 address changed.3]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ana_lima_4410 address changed.4]",
-        "test_a_thing_named_beside_a_state_unsaid_is_not_verified[ana_lima_4410 is VIP.2]",
     }
 )
 """Cases that still end ``verified``: open (module docstring)."""
@@ -748,6 +740,58 @@ CONTROLS += [
             },
         ),
         "A-1001 mug returned.",
+    ),
+]
+
+
+# A key the item names beside a state it says, a time bound still in force, a field's value
+# written as a name, what a writing tool acted on.
+CONTROLS += [
+    (
+        tool_session(
+            "get_warranty", {"serial": "SN-88213"}, {"serial": "SN-88213", "warranty": "active"}
+        ),
+        "SN-88213 warranty active.",
+    ),
+    (
+        tool_session(
+            "get_warranty",
+            {"serial": "SN-88213"},
+            {"serial": "SN-88213", "warranty_until": "2027-12-31", "registered": True},
+        ),
+        "SN-88213 under warranty.",
+    ),
+    (
+        tool_session(
+            "get_account",
+            {"account_id": "ACC-5521"},
+            {"account_id": "ACC-5521", "unlock": {"status": "completed"}},
+        ),
+        "ACC-5521 unlock completed.",
+    ),
+    (
+        tool_session(
+            "get_profile",
+            {"user_id": "ana_lima_4410"},
+            {"user_id": "ana_lima_4410", "address": {"city": "Bristol", "postcode": "BS2 0JF"}},
+        ),
+        "ana_lima_4410 address postcode BS2 0JF.",
+    ),
+    (
+        tool_session(
+            "get_customer",
+            {"user_id": "ana_lima_4410"},
+            {"user_id": "ana_lima_4410", "tier": "standard", "vip_upgrade": "requested"},
+        ),
+        "ana_lima_4410 VIP upgrade requested.",
+    ),
+    (
+        tool_session(
+            "resume_line",
+            {"line_id": "L1002"},
+            {"message": "Line resumed", "line": {"line_id": "L1002", "status": "Active"}},
+        ),
+        "Resumed line L1002.",
     ),
 ]
 

@@ -108,7 +108,12 @@ Round 8 (issue 13) read which things a payload holds beside the one it is about:
 - a nested object naming itself by an identifier of the kind the item writes, and not one
   the item writes (``"related": {"order_id": "A-2002", ...}``, a map keyed by order ids, a
   household's ``"account_id": "ACC-7788"``), is another thing: its states bind no word of
-  the item (:mod:`._things`, :attr:`Leaf.thing`).
+  the item (:mod:`._things`, :attr:`Leaf.thing`);
+- **a named key says its own state** (:func:`_state_unsaid`): an item word naming a key (the
+  words skipped as the item naming a field) while that key holds a state the item does not
+  say and nothing it does (``"warranty": "expired"`` for "under warranty", ``{"unlock":
+  {"queued": true}}`` for "unlocked", ``"fee": {"waived": false}``, ``"warranty_until"`` a day
+  before the event's) is a state the tool did not say.
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -122,7 +127,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as _default
 from functools import lru_cache
@@ -131,10 +136,11 @@ from typing import Any, Final, NamedTuple
 from agentlog.summary.record import _unreal
 from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, may_be
 from agentlog.summary.record._dated import DATE, AsOf
+from agentlog.summary.record._extract import is_lookup
 from agentlog.summary.record._payload import _DENIED, _TEXT_KEYS, _decision_word
 from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._things import Names, Thing, another
-from agentlog.summary.record._words import REVERSALS, STOP_WORDS, content_words, forms
+from agentlog.summary.record._words import NEGATED, REVERSALS, STOP_WORDS, content_words, forms
 from agentlog.summary.record.entities import MONEY_KEYS
 
 __all__ = ["Leaf", "Payload", "binds", "numbers_of", "read_payload"]
@@ -318,6 +324,18 @@ class Payload:
     id_kinds: dict[str, frozenset[str]] = _default(default_factory=dict)
     """Each identifier its top object holds, and the words of the key holding it (naming
     words out): the kind of thing it names (:mod:`._things`)."""
+    denied: tuple[frozenset[str], ...] = ()
+    """The words of each key holding ``false``, with the keys above it (``"fee": {"waived":
+    false}``: fee, waived): what it says is not so."""
+    source: Any = None
+    """The payload as given, read again only for what an item writes under a key it names
+    (:func:`_writes_under`)."""
+    reads: bool = False
+    """Whether its tool's name says it only reads (``get_warranty``): its name's words name
+    what it was asked about, not an act."""
+    proper: frozenset[str] = frozenset()
+    """The values (lower case) written as names under a key naming a thing (``"city":
+    "Bristol"``): what the thing is called, not a state of it."""
 
 
 class _Reading:
@@ -326,7 +344,7 @@ class _Reading:
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
         *("changed", "kinds", "lapsed", "minor", "objects", "own", "record_obj", "records"),
-        *("dates", "idents", "refs", "undoing"),
+        *("dates", "denied", "idents", "proper", "refs", "undoing"),
     )
 
     def __init__(self, day: str | None = None) -> None:
@@ -357,6 +375,8 @@ class _Reading:
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.refs: dict[str, frozenset[str]] = {}
         self.idents: dict[str, frozenset[str]] = {}
+        self.denied: list[frozenset[str]] = []
+        self.proper: set[str] = set()
 
 
 def read_payload(tool: str, payload: Any) -> Payload:
@@ -409,6 +429,10 @@ def read_payload(tool: str, payload: Any) -> Payload:
         tuple(reading.dates),
         frozenset(reading.minor - amounts),
         reading.idents,
+        tuple(reading.denied),
+        payload,
+        is_lookup(tool),
+        frozenset(reading.proper),
     )
 
 
@@ -508,6 +532,8 @@ def _walk(
                                         False, read.tail, read.state, thing))
                         )  # fmt: skip
                     else:  # "exchange": "approved" is a state of the exchange (no obj)
+                        if read.name:
+                            reading.proper.add(read.lower)
                         found.append(
                             _new(Leaf, (said, above | field, False, field, said, None,
                                         read.lower, False, read.clause, info.prose, records,
@@ -556,6 +582,8 @@ def _walk(
                                     False, False, False, records, False, 0, False, False, _NONE,
                                     False, thing))
                     )  # fmt: skip
+                elif value is False:  # "fee_waived": false, "fee": {"waived": false}
+                    reading.denied.append(above | (words - _NAME_WORDS))
             if info.undoes and value not in (None, False, 0):
                 # "revoked": true, "withdrawn_at": "2026-01-03": the object's states undone
                 reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
@@ -935,6 +963,8 @@ def _stated(
                         read.state, thing))
         )  # fmt: skip
     else:  # "exchange": "approved" is a state of the exchange (not of the object: no obj)
+        if read.name:
+            reading.proper.add(read.lower)
         reading.found.append(
             _new(Leaf, (words, above | field, False, field, words, None, read.lower, False,
                         read.clause, info.prose, records, False, 0, past, False, read.tail,
@@ -973,6 +1003,9 @@ class _String(NamedTuple):
     """Whether it is short enough to be a state (:attr:`Leaf.state`)."""
     currency: bool
     """Whether it may be a currency's code (three letters)."""
+    name: bool
+    """Whether it is written as a name: each word capitalised, none in capitals only
+    (``"city": "Bristol"``), as a state is not (``"warranty": "expired"``)."""
 
 
 @lru_cache(maxsize=16384)
@@ -993,6 +1026,7 @@ def _string(value: str) -> _String | None:
         _tail(value),
         state,
         len(value) == 3 and value.isalpha(),
+        state and all(w[0].isupper() and not w.isupper() for w in _LETTER_RUN.findall(value)),
     )
 
 
@@ -1132,7 +1166,16 @@ def binds(
         if not alternatives.isdisjoint(keys):
             if not undoes and _ended(alternatives, payloads):
                 return False  # "unlock": {"done": true, "reverted_at": ...}: undone
-            continue  # a word that names a field is the item naming it, not a state it says
+            # A word that names a field is the item naming it, not a state it says; but the
+            # field says its own state, which the item must not leave out, unless the word
+            # is a state the payloads say too ("shipped" beside "status": "shipped").
+            if any(w in p.stating for p in payloads for w in alternatives) and _bound(
+                alternatives, spoken, payloads, named, undoes, written, ids
+            ):
+                continue
+            if _state_unsaid(alternatives, spoken, text_words, ids, amounts, payloads, text):
+                return False
+            continue
         if not _bound(alternatives, spoken, payloads, named, undoes, written, ids):
             return False
     if amounts and _other_amount(payloads, spoken, amounts):
@@ -1351,6 +1394,122 @@ def _competing(leaves: Sequence[Leaf], spoken: frozenset[str], stating: Leaf) ->
         and not (leaf.subject | leaf.field).isdisjoint(spoken)
         for leaf in leaves
     )
+
+
+def _state_unsaid(
+    alternatives: frozenset[str],
+    spoken: frozenset[str],
+    text_words: Collection[str],
+    ids: Collection[str],
+    amounts: Collection[str],
+    payloads: Sequence[Payload],
+    text: str,
+) -> bool:
+    """Rule 3 for one word (in its forms) that names a key: whether the thing it names holds,
+    in the payloads, a state the item does not say, and nothing the item says.
+
+    A state of the thing is a short word value under a key with the word
+    (``"warranty": "expired"``, ``"vip_upgrade": "requested"``), a flag whose key has it
+    (``"vip_upgrade_requested": true``), and, in an object whose key path the item names
+    whole, a flag or a generic key's value (``"unlock": {"queued": true}``, ``"address_change":
+    {"status": "received"}``); a key holding ``false`` (or an act's key saying it is not so,
+    :attr:`Leaf.void`) whose words and those above it the item names (``"fee": {"waived":
+    false}``); a time bound with the word that the event's day is
+    outside (``"warranty_until"`` a day before it). A value the item writes (a word, a sum)
+    under the word says the thing's state; a name, a number, free text, a list's member or
+    record, a past state or another thing's (:mod:`._things`) is no state of it, nor a value
+    written as a name (``"city": "Bristol"``). A word of a
+    writing tool's name (``update_marketing_preferences``) names what the call acted on: the
+    act is what the item says of it."""
+    if any(not p.reads and not alternatives.isdisjoint(p.tool) for p in payloads):
+        return False
+    negated = frozenset(w[len(NEGATED) :] for w in text_words if w.startswith(NEGATED))
+    unsaid = False
+    for payload in payloads:
+        for leaf in payload.leaves:
+            in_field = not alternatives.isdisjoint(leaf.field)
+            if not in_field and alternatives.isdisjoint(leaf.subject):
+                continue
+            if leaf.past or leaf.prose or leaf.member:
+                continue  # held before, free text, a list's member: no state of it now
+            if leaf.thing is not None and ids and _another(leaf.thing, ids, payload):
+                continue
+            flag = not leaf.words and leaf.amount is None and not leaf.void
+            if (leaf.amount is not None and leaf.amount in amounts) or not leaf.words.isdisjoint(
+                spoken
+            ):
+                return False  # "late fee of $25.00", "warranty active": what the thing is
+            if flag and leaf.states and (leaf.states <= alternatives or leaf.states & spoken):
+                return False  # "refund_approved": true for "refund approved"
+            if unsaid or not leaf.states:
+                continue
+            if leaf.clause or leaf.records or (leaf.words and not leaf.state):
+                continue  # a sentence, a record of a list, a name: no state of the thing
+            if leaf.field and leaf.value in payload.proper:
+                continue  # "city": "Bristol": what it is called
+            if not in_field and (
+                (leaf.words and leaf.field) or not leaf.subject <= spoken
+            ):  # of a part the item does not name, or a field of the object (its "name")
+                continue
+            if leaf.void and (not leaf.states <= spoken or _negates(negated, leaf.states)):
+                continue  # an act not so is a state the item says only by naming the act
+            unsaid = True
+        if not unsaid and spoken.isdisjoint(_BOUNDS):
+            unsaid = any(not alternatives.isdisjoint(rest) for _, rest in payload.lapsed)
+        if not unsaid:
+            unsaid = any(
+                not alternatives.isdisjoint(words)
+                and words <= spoken
+                and not _negates(negated, words)
+                for words in payload.denied
+            )
+    if unsaid:  # a value the item writes that is no leaf (an identifier, a date) says it too
+        folded = text.casefold()
+        return not any(_writes_under(p.source, alternatives, folded) for p in payloads)
+    return False
+
+
+def _writes_under(node: Any, alternatives: frozenset[str], text: str, depth: int = 0) -> bool:
+    """Whether a value under a key with one of ``alternatives`` (at any depth below it) is
+    written in ``text`` (case folded): an identifier, a date, a number of three characters or
+    more (``"line": {"line_id": "L1002"}`` for "line L1002")."""
+    if depth > _MAX_DEPTH:
+        return False
+    items: Iterable[tuple[Any, Any]]
+    if isinstance(node, dict):
+        items = node.items()
+    elif isinstance(node, list | tuple):
+        items = ((None, v) for v in node)
+    else:
+        return False
+    for key, value in items:
+        named = key is not None and not alternatives.isdisjoint(_key_words(str(key)))
+        if named and _written(value, text):
+            return True
+        if isinstance(value, dict | list | tuple) and _writes_under(
+            value, alternatives, text, depth + 1
+        ):
+            return True
+    return False
+
+
+def _written(node: Any, text: str, depth: int = 0) -> bool:
+    """Whether a scalar of ``node`` (at any depth) is written in ``text`` (case folded)."""
+    if isinstance(node, str | int | float) and not isinstance(node, bool):
+        value = str(node).strip().lstrip("#").casefold()
+        return len(value) >= 3 and value in text
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(node, dict):
+        return any(_written(v, text, depth + 1) for v in node.values())
+    if isinstance(node, list | tuple):
+        return any(_written(v, text, depth + 1) for v in node)
+    return False
+
+
+def _negates(negated: frozenset[str], words: Collection[str]) -> bool:
+    """Whether the item negates one of ``words`` in some form ("not waived", "no refund")."""
+    return any(not forms(w).isdisjoint(negated) or w in negated for w in words)
 
 
 def _misstated(
