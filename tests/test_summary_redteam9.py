@@ -28,9 +28,11 @@ them are strict xfails (:data:`_OPEN`; a fix turns each into a failure to unmark
 
 After :mod:`agentlog.summary.record._unreal` (a key's words saying its value is not a fact
 now: a context, a modal word, a setting, a type's name; an ended state undoing its object),
-counted the same way: hypothetical parts 0 of 384, capabilities 0 of 120, ended or
-conditional states 0 of 72; through a compaction 0 of 4 and a handoff 0 of 4. Another
-field's figure is still 24 of 24.
+and a sum or a count read as the field the item names whole (``refund_amount``'s for "refund
+of $84.00", ``items_refunded``'s for "3 items refunded"; a ceiling, ``max_refund``, is no
+sum granted), counted the same way: **none of the 600 ends** ``verified``: hypothetical
+parts 0 of 384, capabilities 0 of 120, ended or conditional states 0 of 72, another field's
+figure 0 of 24; through a compaction 0 of 4 and a handoff 0 of 4.
 """
 
 from __future__ import annotations
@@ -46,13 +48,7 @@ from test_summary_redteam3 import T0, label
 from test_summary_redteam7 import tool_session, verified_cases
 from test_summary_redteam8 import hand_off
 
-_OPEN: Final[frozenset[str]] = frozenset(
-    {
-        "test_a_figure_another_field_holds_is_not_this_ones[items counted]",
-        "test_a_figure_another_field_holds_is_not_this_ones[refund amount]",
-        "test_a_figure_another_field_holds_is_not_this_ones[refund ceiling]",
-    }
-)
+_OPEN: Final[frozenset[str]] = frozenset()
 """Cases that still end ``verified``: open (module docstring)."""
 
 
@@ -312,6 +308,15 @@ CONTROLS: Final[list[tuple[list[Event], str]]] = [
     # A draft said to be one, and a flag written "yes".
     (order({"refund": {"approved": True, "draft": True}}), "Draft refund approved for A-1001."),
     (order({"refund_approved": "yes"}), REFUND_WORDINGS[1]),
+    # The order's count and the refund's own sum, each said of what holds it.
+    (
+        order({"refund_approved": True, "items": 3, "items_refunded": 1}),
+        "A-1001 has 3 items; refund approved.",
+    ),
+    (
+        order({"refund_approved": True, "refund_amount": 42.0}),
+        "Refund of $42.00 approved for A-1001.",
+    ),
 ]
 
 

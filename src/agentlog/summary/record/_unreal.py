@@ -39,6 +39,7 @@ from typing import Any, Final
 from agentlog.summary.record._words import STOP_WORDS
 
 __all__ = [
+    "BOUNDS",
     "CONTEXTS",
     "ENDED",
     "MODAL",
@@ -94,6 +95,12 @@ ENDED: Final = frozenset(
 )
 """Words of a key saying its object's state ended (``superseded_by``, ``reverted_at``),
 beside the revocations of :data:`._words.REVERSALS`."""
+BOUNDS: Final = frozenset(
+    {"max", "maximum", "min", "minimum", "limit", "cap", "ceiling", "floor", "threshold"}
+    | {"upto", "allowance", "eligible", "allowable", "remaining", "available"}
+)
+"""Words of a key saying its figure bounds what may be (``max_refund``, ``refund_limit``),
+not what is: a ceiling is not the sum granted (:func:`.binding._other_amount`)."""
 TYPE_NAMES: Final = frozenset(
     {"boolean", "bool", "string", "str", "integer", "int", "number", "float", "double"}
     | {"decimal", "object", "array", "list", "dict", "map", "date", "datetime", "timestamp"}

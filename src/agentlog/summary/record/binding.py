@@ -216,7 +216,7 @@ _NAME_WORDS: Final = frozenset(
 _PROSE_WORDS: Final = 7
 _MAX_LEAVES: Final = 4000
 _MAX_DEPTH: Final = 12
-_NUMBER: Final = re.compile(r"(?<![\w#/-])\d(?:[\d,.']*\d)?(?![\w/-])")
+_NUMBER: Final = re.compile(r"(?<![\w#/])(?<![\w#/]-)\d(?:[\d,.']*\d)?(?![\w/-])")
 """A number standing alone (not the digits of ``RUN-AERO-10`` or ``#W4418250``)."""
 _NONE: Final[frozenset[str]] = frozenset()
 _CAMEL: Final = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -1180,7 +1180,8 @@ def binds(
             return False
     if amounts and _other_amount(payloads, spoken, amounts):
         return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
-    return not any(_misstated(p, spoken, ids, amounts) for p in payloads)
+    literal = frozenset(text_words)
+    return not any(_misstated(p, spoken, ids, amounts, literal) for p in payloads)
 
 
 def _ended(alternatives: frozenset[str], payloads: Sequence[Payload]) -> bool:
@@ -1513,9 +1514,14 @@ def _negates(negated: frozenset[str], words: Collection[str]) -> bool:
 
 
 def _misstated(
-    payload: Payload, spoken: frozenset[str], ids: Collection[str], amounts: Collection[str]
+    payload: Payload,
+    spoken: frozenset[str],
+    ids: Collection[str],
+    amounts: Collection[str],
+    literal: frozenset[str] = _NONE,
 ) -> bool:
-    """Rule 2: the item names a field and says another value than any field of that name."""
+    """Rule 2: the item names a field and says another value than any field of that name
+    (``literal``: the item's words as written, for :func:`_unnamed_amount`)."""
     leaves = payload.leaves
     for field, named in payload.fields.items():
         if not field <= spoken:
@@ -1530,12 +1536,16 @@ def _misstated(
             counted
             and not worded
             and not payload.amounts.isdisjoint(amounts)
-            and _unnamed_amount(leaves, spoken, amounts)
+            and _unnamed_amount(leaves, spoken, amounts, field, literal)
         ):
             return True  # "refund of $84.00 approved" where the field approved 12.50
         if worded and len(worded) == len(named) and _elsewhere(payload.states, spoken):
             return True
     return False
+
+
+_MEASURES: Final = frozenset({"amount", "total", "subtotal", "sum", "value", "balance", "due"})
+"""Money words of a key that say how much, not of what (``refund_amount``: the refund's)."""
 
 
 def _other_amount(
@@ -1552,11 +1562,15 @@ def _other_amount(
         for leaf in payload.leaves:
             if leaf.amount is None:
                 continue
+            # Whose sum it is: its object's, or at the top its key's other words (the refund's
+            # of ``refund_amount``); a bound (``max_refund``) is no sum the thing holds.
+            thing = leaf.subject or leaf.field - _MEASURES
             if (
-                leaf.subject
+                thing
                 and not leaf.records
-                and leaf.subject <= spoken
+                and thing <= spoken
                 and not leaf.field.isdisjoint(MONEY_KEYS)
+                and leaf.field.isdisjoint(_unreal.BOUNDS)
             ):
                 own.add(leaf.amount)
             elif not leaf.field or not leaf.field <= spoken:  # "total 84.00" names its field
@@ -1567,11 +1581,22 @@ def _other_amount(
 
 
 def _unnamed_amount(
-    leaves: Sequence[Leaf], spoken: frozenset[str], amounts: Collection[str]
+    leaves: Sequence[Leaf],
+    spoken: frozenset[str],
+    amounts: Collection[str],
+    field: frozenset[str] = _NONE,
+    literal: frozenset[str] = _NONE,
 ) -> bool:
     """Whether the item states a number that only fields it does not name hold (the total
-    it puts in place of the approved amount)."""
-    named = {leaf.amount for leaf in leaves if leaf.field and leaf.field <= spoken}
+    it puts in place of the approved amount). When it writes all the words of ``field`` (the
+    field it names), a field named by only some of them is not named: "3 items refunded"
+    names ``items_refunded``, and the ``items`` count it writes is another field's."""
+    whole = bool(field) and field <= literal
+    named = {
+        leaf.amount
+        for leaf in leaves
+        if leaf.field and leaf.field <= spoken and not (whole and leaf.field < field)
+    }
     held = {leaf.amount for leaf in leaves if leaf.amount is not None}
     return any(a in held and a not in named for a in amounts)
 
