@@ -606,3 +606,16 @@ def test_an_amount_passed_to_a_call_in_groups_is_an_amount_not_an_identifier() -
     )
     _, problems = validate_output(record, events=events, transcript=transcript_lines(events))
     assert not [p for p in problems if p.kind == "dropped_entity"]
+
+
+def test_a_prefixed_number_a_message_and_a_results_prose_share_is_learned() -> None:
+    note = {"text": "Filed under DOC 7731/22 on JUN 12; the portal gave HTTP 503 twice."}
+    events = [
+        event(1, "user", Part(text="Did you get my deed? The portal said HTTP 503.")),
+        event(2, "agent", Part.from_function_call("get_filing", {"q": "deed"}, "c1")),
+        event(3, "get_filing", Part.from_function_response("get_filing", note, "c1")),
+        event(4, "agent", Part(text="Yes: it is DOC 7731/22, filed JUN 12 despite HTTP 503.")),
+    ]
+    got = found(events)
+    assert "DOC 7731/22" in got
+    assert not {"HTTP 503", "JUN 12"} & got  # a status, a day: too few digits for a number

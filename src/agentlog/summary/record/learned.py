@@ -23,6 +23,8 @@ an identifier of the session when it is, in the rendered transcript:
    that is an identifier written with a space inside (``RCT 2026 441907``) counts when a
    message writes it whole, and so does a message's token with a part joined by ``.``
    (``042-117-09.3``, ``v2.14.3``) that a result holds whole: one identifier, not its parts;
+   and a prefix of capitals before a number in groups or of joined runs (``INV 2026/117``)
+   that a result's prose writes too;
 4. **introduced by a tool result's prose and used by the conversation**: capitals or digits
    (``QZKXMB``, ``884120``), which no shape makes an identifier, right after an identifier
    word in a result (``your booking reference is QZKXMB``, ``ticket no. 884120``), as a key
@@ -177,6 +179,22 @@ _SPACED_BYTES: Final = bytes(
 """Capitals and digits read ``A``, the joiners ``-``, a space and a quote themselves."""
 _SPACED_VALUE: Final = re.compile(rb'"A+(?:-A+)*(?: A+(?:-A+)*){1,7}"')
 """A JSON string that is such groups, whole, in a copy marked by :data:`_SPACED_BYTES`."""
+_PREFIX_MARKS: Final = bytes(
+    0x41
+    if 0x41 <= c <= 0x5A
+    else 0x39
+    if 0x30 <= c <= 0x39
+    else 0x2D
+    if c in b"-/."
+    else c
+    if c == 0x20
+    else 0x2E
+    for c in range(256)
+)
+"""Capitals read ``A``, digits ``9``, the joiners ``-``, a space itself."""
+_PREFIXED: Final = re.compile(rb"A{2,5}(?: 9+(?:-9+)*){1,3}")
+_PREFIXED_DIGITS: Final = 4
+"""Digits a prefixed number needs (``INV 2026/117``; not ``AB 1/2``)."""
 _DOT_MARKS: Final = bytes(
     0x41 if c < 0x80 and chr(c).isalnum() else 0x2E if c == 0x2E else 0x20 for c in range(256)
 )
@@ -569,6 +587,11 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             key = _key_of(run)
             if key not in found:
                 candidates.setdefault(key, run)
+    if " " in said:
+        for run in _prefixed_numbers(said):
+            key = _key_of(run)
+            if key not in found:
+                candidates.setdefault(key, run)
     if "." in said:  # tokens split at ".": an id with a dotted part (``042-117-09.3``)
         for token in _dotted_tokens(said):
             parts.update(token.split("."))
@@ -650,6 +673,49 @@ def _dotted_tokens(text: str) -> list[str]:
         if identifier_shaped(word.replace(".", "-")):
             found.append(word)
     return sorted(found)  # in one order in every process
+
+
+def _prefixed_numbers(text: str) -> list[str]:
+    """Where ``text`` (ASCII) writes a prefix of two to five capitals, a space and one to
+    three groups of digits, perhaps joined by ``-``, ``/`` or ``.`` (``INV 2026/117``, ``RCT
+    2026 441907``; one plain number is none: ``TX 78712``, ``HTTP 503``): an identifier a
+    tool result then holds as written (rule 3), with
+    :data:`_PREFIXED_DIGITS` digits or more and no date or number among its groups (``JUN
+    12``, ``EUR 12.50``); an amount (``GBP 5000``) gives way to the amount where the two are
+    read."""
+    # In a copy where capitals read "A" and digits "9", a capital, a space and a digit are
+    # a literal the search jumps to.
+    marked = text.encode("ascii").translate(_PREFIX_MARKS)
+    runs: list[str] = []
+    at = marked.find(b"A 9")
+    while at >= 0:
+        start = at
+        while start > 0 and at - start < 5 and marked[start - 1] == 0x41:
+            start -= 1
+        m = _PREFIXED.match(marked, start)
+        end = at + 3 if m is None else m.end()
+        if m is not None and _free(text, start) and _ends_free(text, end):
+            run = text[start:end]
+            groups = run.split(" ")[1:]
+            # One plain number after capitals is as often a state and a zip code (``TX
+            # 78712``), a status (``HTTP 503``) or a currency and an amount: a number in
+            # groups, or of runs joined, is a document's.
+            if (len(groups) > 1 or not groups[0].isdigit()) and (
+                sum(c.isdigit() for c in run) >= _PREFIXED_DIGITS
+                and not any(_is_date_or_number(g) for g in groups if not g.isdigit())
+            ):
+                runs.append(run)
+        at = marked.find(b"A 9", end)
+    return runs
+
+
+def _ends_free(text: str, end: int) -> bool:
+    """Whether no identifier character is glued to ``text`` at ``end`` (a joiner then a
+    letter or digit is one: ``2026/117/B``; a full stop ends a sentence)."""
+    after = text[end : end + 1]
+    if after.isalnum() or after == "_":
+        return False
+    return not (after and after in "-/." and text[end + 1 : end + 2].isalnum())
 
 
 def _spaced_values(results: str) -> set[str]:
