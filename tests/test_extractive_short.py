@@ -143,7 +143,7 @@ def test_an_entity_left_over_joins_the_item_citing_its_event() -> None:
     assert any("XY1187" in t and "2026-02-17" in t for t in texts)
 
 
-def test_a_promise_to_email_an_address_reads_alone() -> None:
+def test_a_promise_to_email_an_address_names_the_booking_it_is_for() -> None:
     events = [
         ev("e1", "user", Part(text="Move booking Q7ZK2M to XY131, please.")),
         call("e2", "change_flight", {"booking_code": "Q7ZK2M", "flight": "XY131"}, "c1"),
@@ -158,10 +158,13 @@ def test_a_promise_to_email_an_address_reads_alone() -> None:
         ),
     ]
     (promise,) = record_of(events).commitments
-    assert promise.text == "Your e-ticket will be emailed to ana.lima@example.org within the hour."
+    # The address reads alone; the booking the ticket is for comes from the sentence before.
+    assert promise.text == (
+        "Your e-ticket will be emailed to ana.lima@example.org within the hour (Q7ZK2M, XY131)."
+    )
 
 
-def test_what_will_happen_before_a_promise_stays_with_it() -> None:
+def test_what_will_happen_and_the_promise_after_it_are_each_kept() -> None:
     said = (
         "A driver will collect from 22 Elm Row on 21 May (collection COL-31904). "
         "The return label is in your inbox at iona@example.com."
@@ -172,8 +175,11 @@ def test_what_will_happen_before_a_promise_stays_with_it() -> None:
         answer("e3", "book_collection", {"collection_id": "COL-31904"}, "c1"),
         ev("e4", "agent", Part(text=said)),
     ]
-    (promise,) = record_of(events).commitments
-    assert promise.text == said
+    # Each promise is its own clause; the collection's id stays with the first, which says it.
+    assert [c.text for c in record_of(events).commitments] == [
+        "A driver will collect from 22 Elm Row on 21 May (collection COL-31904).",
+        "The return label is in your inbox at iona@example.com.",
+    ]
 
 
 def test_a_user_claim_keeps_no_greeting_and_an_address_as_written() -> None:
@@ -203,8 +209,8 @@ def test_a_sentence_ends_after_a_closing_quote() -> None:
         ev("e4", "agent", Part(text=said)),
     ]
     (promise,) = record_of(events).commitments
-    assert (
-        promise.text == "The $3,930.54 will be refunded to your card within 5 to 7 business days."
+    assert promise.text == (
+        "The $3,930.54 will be refunded to your card within 5 to 7 business days (#W9284598)."
     )
 
 

@@ -147,7 +147,8 @@ def test_a_promise_to_act_now_that_a_later_action_kept_is_its_decision() -> None
     # Emailing is still to come, and so is a refund promised after the one made.
     assert [c.text for c in record.commitments] == [
         "I'll email you by Friday.",
-        "I'll refund it again if the bank bounces it.",
+        # What "it" is: the payment the refund acted on, citing that write.
+        "I'll refund it again if the bank bounces it (PMT-7704).",
     ]
 
 
@@ -179,7 +180,10 @@ def test_a_promise_said_again_later_is_kept_once_the_later_one() -> None:
     # A lookup reported, a promise to act that the return kept, and the earlier wording of
     # the refund promise are not commitments; the later wording, which says when, is.
     assert [(c.text, c.sources) for c in record.commitments] == [
-        ("The refund will reach your card ending in 8484 within 5 days.", ("e5",))
+        (
+            "The refund will reach your card ending in 8484 within 5 days (#W3916020).",
+            ("e5", "e3", "e4"),  # the order it concerns is the return's, cited with it
+        )
     ]
 
 
@@ -280,6 +284,5 @@ def test_a_promise_of_no_content_words_is_not_taken_for_a_repeat() -> None:
         ev("e1", "user", Part(text="Is refund R-778 going through?")),
         ev("e2", "agent", Part(text="Refund R-778 is approved. It will be done.")),
     ]
-    assert [c.text for c in record_of(events).commitments] == [
-        "Refund R-778 is approved. It will be done."
-    ]
+    # The finished part ("is approved") is no promise; the promise keeps what it concerns.
+    assert [c.text for c in record_of(events).commitments] == ["It will be done (R-778)."]

@@ -59,15 +59,10 @@ from agentlog.summary.record._scan import date_entities
 from agentlog.summary.record._scope import one_check
 from agentlog.summary.record._sentences import (
     Said,
-    drop_lead_in,
     goal_parts,
     has_deadline,
-    is_promise,
     names_something,
-    needs_context,
     part_holding,
-    promise_part,
-    says_future,
     sentences,
 )
 from agentlog.summary.record.entities import EntityPatterns
@@ -83,6 +78,18 @@ from agentlog.summary.record.validate import (
     entity_occurrences,
     missing_entities,
     transcript_entities,
+)
+from agentlog.summary.summarisers._pending import (
+    awaits,
+    clauses,
+    commits,
+    concerns,
+    covers,
+    first_person_now,
+    ids_in,
+    pending_status,
+    told_again,
+    with_ids,
 )
 from agentlog.summary.summarisers._terse import (
     key_sentences,
@@ -215,9 +222,16 @@ class _Builder:
         self.decisions: list[SummaryItem] = []
         self.commitments: list[SummaryItem] = []
         self.open_questions: list[SummaryItem] = []
-        # The agents' promises: per message, its sentences, each marked promise or not (the
-        # sentence a promise reads with).
-        self.promised: list[tuple[str, list[tuple[str, bool]]]] = []
+        self.promised: list[tuple[list[str], str]] = []  # the agents' promises: sources, text
+        self.awaiting: set[str] = set()  # the open questions that are outcomes awaited
+        # Each write's position, what it acted on and its events.
+        self.wrote: list[tuple[int, str, list[str]]] = []
+        # Each read's fact, by its text: its title and fields.
+        self.read_parts: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+        # Each write's decision, by its text: its action, arguments, result and target.
+        self.parts: dict[
+            str, tuple[str, list[tuple[str, str]], list[tuple[str, str]], tuple[str, str] | None]
+        ] = {}
         self.calls: dict[str, tuple[str, str, Any]] = {}  # call id: event id, name, args
         # The things read so far: their key fields and cited events, and where their fact is.
         self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
@@ -297,7 +311,7 @@ class _Builder:
                     values = named_numbers(name, values, asked | texts)
                     self.read(name, args, values, payload, texts, sources, repeated)
                 if not failed(payload):
-                    self.awaited(args, payload, sources)
+                    self.awaited(name, args, payload, sources)
         for label, (value, sources) in self.last_shown.items():
             self.add(self.facts, clip(f"{label}, last shown: {value}", self.limit), sources)
         for call_id, (event_id, name, args) in self.calls.items():
@@ -306,11 +320,12 @@ class _Builder:
                 text += "; no result yet"
                 self.add(self.open_questions, text, [event_id])
 
-    def awaited(self, args: Any, payload: Any, sources: list[str]) -> None:
+    def awaited(self, name: str, args: Any, payload: Any, sources: list[str]) -> None:
         """An outcome a result says is still to come, as an open question: a top-level key
         whose last word is ``due``, ``deadline`` or ``by`` holding a date (``decision_by``,
         ``merchant_response_due``), with what the result or its call identifies and its
-        status: "ESC-30218: status queued, decision by May 26, 2026"."""
+        status: "ESC-30218: status queued, decision by May 26, 2026"; or a status that says it
+        waits (:func:`pending_status`): "LR.2026.0931: status pending_manager"."""
         if not isinstance(payload, Mapping):
             return
         waits = [
@@ -321,18 +336,27 @@ class _Builder:
             and words_of(key).rsplit(" ", 1)[-1] in _AWAITED
             and next(date_entities(value), None) is not None
         ]
-        if not waits:
+        status = payload.get("status")
+        waiting = isinstance(status, str) and pending_status(status)
+        if not waits and not waiting:
             return
-        named = [
+        # A status alone waits on what the call made (``create_leave_request``'s request).
+        made = None if waits else _made_id(name, payload, self.arguments(args, ()))
+        named = [] if made is None else [made[1]]
+        named += [
             str(v)
             for held in (payload, args if isinstance(args, Mapping) else {})
             for k, v in held.items()
             if isinstance(k, str) and isinstance(v, str) and is_id_key(k) and identifier_shaped(v)
         ]
-        status = payload.get("status")
-        parts = [f"status {status}"] if isinstance(status, str) and status else []
+        # A status the write's decision or the read's fact shows is said once, there; one that
+        # says it waits is what the question is.
+        shown = isinstance(status, str) and status in self.said and not waiting
+        parts = [f"status {status}"] if isinstance(status, str) and status and not shown else []
         head = f"{named[0]}: " if named else ""
-        self.add(self.open_questions, clip(head + ", ".join(parts + waits), self.limit), sources)
+        text = clip(head + ", ".join(parts + waits), self.limit)
+        self.add(self.open_questions, text, sources)
+        self.awaiting.add(text)
 
     def repeated_labels(self) -> set[str]:
         """The labels (``Status Bar:``) that the prose results of more than one tool show: a
@@ -429,12 +453,16 @@ class _Builder:
         values = no_twice_said_amounts(values, result, self.patterns)
         values = with_currency(values, self.patterns)
         result = with_currency(result, self.patterns)
-        text = self.act(action, values, result, made or acted)
-        self.add(self.decisions, clip(text, self.limit), sources)
+        text = clip(self.act(action, values, result, made or acted), self.limit)
+        self.add(self.decisions, text, sources)
+        self.parts[text] = (action, values, list(result), made or acted)
         first = next((v for k, v in values if is_id_key(k)), None)
         for target in dict.fromkeys(v for v in (first, acted and acted[1]) if v):
             self.changed(("thing", target.casefold()))
-        self.done.append((self.order.get(sources[0], -1), words_of(name).split(" ", 1)[0]))
+        at = self.order.get(sources[0], -1)
+        self.done.append((at, words_of(name).split(" ", 1)[0]))
+        targets = dict.fromkeys(x[1] for x in (acted, made) if x) or {"": None}
+        self.wrote.extend((at, v, sources) for v in targets)
         self.said |= said | _each(v for _, v in result)
 
     def changed(self, key: tuple[str, str]) -> None:
@@ -526,6 +554,8 @@ class _Builder:
         item = self.item(text, sources)
         if item is None:
             return
+        if title:
+            self.read_parts[item.text] = (title, fields)
         if at is not None:
             self.facts[self.thing_at[key]] = item
         else:
@@ -593,12 +623,25 @@ class _Builder:
                     last_user = i
                 else:
                     last_reply = i
+        # Where each line's next message is (the end of the session after the last one).
+        nexts: list[int] = []
+        upcoming = len(self.order)
+        for ln in reversed(self.lines):
+            nexts.append(upcoming)
+            if ln.kind == "text":
+                upcoming = self.order.get(ln.event_id, upcoming)
+        nexts.reverse()
+        previous = -1  # where the last message was
         for i, line in enumerate(self.lines):
             if line.kind == "text" and line.author != USER_AUTHOR:
-                self.promises(line)
+                self.promises(line, previous, nexts[i])
+                previous = self.order.get(line.event_id, previous)
                 if i == last_reply and i > last_user >= 0:
                     self.unanswered(line)
-            elif line.kind == "text" and i > last_reply:
+                continue
+            if line.kind == "text":
+                previous = self.order.get(line.event_id, previous)
+            if line.kind == "text" and i > last_reply:
                 for sentence in sentences(line.body):
                     if sentence.endswith("?"):
                         self.add(self.open_questions, clip(sentence, self.limit), [line.event_id])
@@ -634,71 +677,142 @@ class _Builder:
             text = f"{line.author} asked: {sentence}"
             self.add(self.open_questions, clip(text, self.limit), [line.event_id])
 
-    def promises(self, line: TranscriptLine) -> None:
-        """The agent's promises in one message, each read with the sentence before it when it
-        says nothing on its own ("It will reach your card within five working days")."""
-        said = sentences(line.body)
-        grows = False  # whether the previous sentence was a promise, which this one may grow
+    def promises(self, line: TranscriptLine, since: int, until: int) -> None:
+        """The agent's commitments in one message, clause by clause (:mod:`._pending`), each
+        with the identifiers it concerns when it writes none; and the outcomes it says are
+        awaited from someone else, as open questions. ``since`` and ``until`` are where the
+        messages before and after it are: a promise to act with no time ahead that a write
+        before the next keeps is its decision, and a clause that names nothing concerns what
+        the last write since the one before acted on."""
         at = self.order.get(line.event_id, -1)
-        for i, sentence in enumerate(said):
-            if not is_promise(sentence) or self.kept_at_once(sentence, at):
-                grows = False
-                continue
-            part = promise_part(sentence)
-            before = drop_lead_in(said[i - 1]) if i > 0 else ""
-            if grows and needs_context(part):
-                self.promised[-1][1].append((part, True))
-            elif (
-                "?" not in before
-                and names_something(before)
-                and (needs_context(part) or (not grows and says_future(before)))
-            ):  # "A driver will collect on 21 May. The label is in your inbox at a@x.org
-                self.promised.append((line.event_id, [(before, False), (part, True)]))
-            else:
-                self.promised.append((line.event_id, [(part, True)]))
-            grows = True
-            group = self.promised[-1][1]
-            last = group[-1][0]
-            if (
-                not names_something(last)
-                and "@" not in last
-                and not any(_ids_in(text) for text, _ in group)
-            ):
-                # "We'll write to you with the outcome": of what the message named before it
-                kept = " ".join(
-                    t for e, g in self.promised[:-1] if e == line.event_id for t, _ in g
-                )
-                ids = [t for t in _ids_in(" ".join(said[:i])) if t not in part and t not in kept]
-                if ids:
-                    text, promise = group[-1]
-                    group[-1] = (f"{text.rstrip('.')} ({', '.join(ids)}).", promise)
+        acted = [(t, cited) for where, t, cited in self.wrote if since < where < at and t]
+        wrote = self.acted(since, at)
+        asks = "?" in line.body  # a message that asks the customer proposes what it says
+        earlier: list[str] = []  # the message's sentences and clauses so far
+        promised: list[str] = []  # the message's promises so far
+        for sentence in sentences(line.body):
+            parts = clauses(sentence)
+            kept: list[str] = []
+            context = list(earlier)
+            last = -1  # the last clause kept
+            for i, clause in enumerate(parts):
+                text = clause.text
+                rest = [c.text for c in parts[i + 1 :]]
+                if awaits(text):
+                    ids, cited = self.concerned(text, earlier, rest, acted)
+                    text = clip(with_ids(text, ids), self.limit)
+                    self.add(self.open_questions, text, [line.event_id, *cited])
+                    self.awaiting.add(text)
+                elif (
+                    # A clause "and" joins to a commitment shares its time ("ships by 27
+                    # March, and the email includes a label").
+                    commits(clause, acted=wrote, proposal=asks)
+                    or (
+                        last == i - 1 >= 0
+                        and clause.joined
+                        and commits(clause, acted=True, joined=True)
+                    )
+                ) and not (
+                    self.kept_at_once(text, at)
+                    or (first_person_now(text) and self.acted(at, until))
+                ):
+                    kept.append(text)
+                    last = i
+                elif not kept:
+                    context.append(text)
+                earlier.append(text)
+            if kept:
+                text = "; ".join(kept)
+                after = [c.text for c in parts[last + 1 :]]
+                ids, cited = self.concerned(text, context, after, acted)
+                # An id an earlier promise of the message says is that promise's ("Case
+                # CASE-40917 ... will email you. I'll pass you to our returns team").
+                ids = [i for i in ids if not any(i in t for t in promised)]
+                text = with_ids(text, ids)
+                self.promised.append(([line.event_id, *cited], text))
+                promised.append(text)
+
+    @staticmethod
+    def concerned(
+        text: str,
+        earlier: Sequence[str],
+        after: Sequence[str],
+        acted: Sequence[tuple[str, list[str]]],
+    ) -> tuple[list[str], list[str]]:
+        """The identifiers a clause that names none concerns (:func:`concerns`), and the
+        events to cite for them: none for its message's, the write's for what the write
+        before the message acted on."""
+        if ids_in(text):
+            return [], []
+        ids = concerns(earlier, after)
+        if ids or not acted:
+            return ids, []
+        return [acted[-1][0]], acted[-1][1]
+
+    def acted(self, after: int, before: int) -> bool:
+        """Whether the agents wrote something between these two event positions."""
+        return any(after < where < before for where, _, _ in self.wrote)
 
     def new_commitments(self) -> list[SummaryItem]:
         """The commitments, each promise once: of two that say the same, the later (said after
-        what was done) is kept, and a promise a fact or a decision says already goes; the
-        sentence a promise reads with stays with it."""
+        what was done) is kept, and a promise a fact or a decision says already goes."""
         said = Said(i.text for i in (*self.facts, *self.decisions, *self.open_questions))
-        groups: list[tuple[str, str]] = []
         later: list[str] = []  # the promises kept so far, from the last
-        for event_id, parts in reversed(self.promised):
-            kept: list[str] = []
-            for text, promise in reversed(parts):
-                needed = bool(kept) and needs_context(kept[-1])  # the next one reads with it
-                if (
-                    promise
-                    and not needed
-                    and (said.holds(text) or any(said.repeats(text, other) for other in later))
-                ):
-                    continue
-                if promise or kept:  # the sentence before goes with the promise it explains
-                    kept.append(text)
-                    later.append(text)
-            if kept:
-                groups.append((event_id, " ".join(reversed(kept))))
+        kept: list[tuple[list[str], str]] = []
+        for sources, text in reversed(self.promised):
+            if said.holds(text) or any(said.repeats(text, other) for other in later):
+                continue
+            later.append(text)
+            kept.append((sources, text))
         items: list[SummaryItem] = []
-        for event_id, text in reversed(groups):
-            self.add(items, clip(text, self.limit), [event_id])
+        for sources, text in reversed(kept):
+            self.add(items, clip(text, self.limit), sources)
         return items
+
+    def later(self, item: SummaryItem, commitments: Sequence[SummaryItem]) -> str:
+        """What the commitments said after ``item``'s events, one a line."""
+        made = max(self.order.get(s, -1) for s in item.sources)
+        return "\n".join(
+            c.text for c in commitments if max(self.order.get(s, -1) for s in c.sources) > made
+        )
+
+    def told_fact(self, fact: SummaryItem, commitments: Sequence[SummaryItem]) -> SummaryItem:
+        """``fact`` without the fields a later commitment tells the customer again
+        (:func:`told_again`): "Booking RR9M2D: paid 318.5" when "$318.50 back to
+        card_4410087" follows (the record says each once)."""
+        parts = self.read_parts.get(fact.text)
+        said = self.later(fact, commitments) if parts is not None else ""
+        if parts is None or not said:
+            return fact
+        title, fields = parts
+        kept = [kv for kv in fields if not told_again(*kv, said)]
+        if kept == fields:
+            return fact
+        text = clip(f"{title}: {fields_text(kept)}", self.limit) if kept else title
+        item = self.item(text, fact.sources)
+        return fact if item is None else item
+
+    def told(self, decision: SummaryItem, commitments: Sequence[SummaryItem]) -> SummaryItem:
+        """``decision`` without the times and free values of its result that a later
+        commitment tells the customer (:func:`told_again`): "Rescheduled appointment
+        APPT-19J-0930: work order WO#88190, slot_7c1e9a" when "The electrician now comes on
+        Friday 19 June, 13:00 to 17:00" follows. Its arguments stay (what the call asked),
+        and so do identifiers and amounts."""
+        parts = self.parts.get(decision.text)
+        if parts is None:
+            return decision
+        said = self.later(decision, commitments)
+        if not said:
+            return decision
+        action, values, result, target = parts
+        kept = [kv for kv in result if not told_again(*kv, said)]
+        if kept == result:
+            return decision
+        result = kept
+        item = self.item(
+            clip(self.act(action, values, result, target), self.limit), decision.sources
+        )
+        return decision if item is None else item
 
     def kept_at_once(self, sentence: str, at: int) -> bool:
         """Whether a promise to do something now ("I'll refund the second one") is one a
@@ -729,12 +843,20 @@ class _Builder:
         return [f for f in facts if f is not None]
 
     def record(self, goal: str) -> SummaryRecord:
+        commitments = self.new_commitments()
+        # An awaited outcome a commitment already says ("You'll have a decision by May 26
+        # (ESC-30218)" for "ESC-30218: status queued, decision by May 26") goes.
+        questions = [
+            q
+            for q in self.open_questions
+            if q.text not in self.awaiting or not any(covers(c.text, q.text) for c in commitments)
+        ]
         return SummaryRecord(
             goal=goal,
-            facts=tuple(self.found_things()),
-            decisions=tuple(self.decisions),
-            commitments=tuple(self.new_commitments()),
-            open_questions=tuple(self.open_questions),
+            facts=tuple(self.told_fact(f, commitments) for f in self.found_things()),
+            decisions=tuple(self.told(d, commitments) for d in self.decisions),
+            commitments=tuple(commitments),
+            open_questions=tuple(questions),
         )
 
     def drop_held(
@@ -911,12 +1033,6 @@ class ExtractiveSummarizer:
     async def summarize(self, session: SummaryInput) -> SummaryResult:
         """``summarize_now``, for callers that take any ``Summarizer``."""
         return self.summarize_now(session)
-
-
-def _ids_in(text: str) -> list[str]:
-    """The identifier-shaped tokens of ``text``, once each, punctuation around them left out."""
-    tokens = (t.strip(".,;:()!?\"'") for t in text.split())
-    return list(dict.fromkeys(t for t in tokens if identifier_shaped(t)))
 
 
 def _also(left: Sequence[str], event_id: str, sections: Iterable[list[SummaryItem]]) -> bool:
