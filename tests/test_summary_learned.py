@@ -619,3 +619,16 @@ def test_a_prefixed_number_a_message_and_a_results_prose_share_is_learned() -> N
     got = found(events)
     assert "DOC 7731/22" in got
     assert not {"HTTP 503", "JUN 12"} & got  # a status, a day: too few digits for a number
+
+
+def test_a_code_shaped_like_a_decimal_counts_under_its_key_when_the_conversation_uses_it() -> None:
+    entry = {"tariff_code": "6203.42", "doc_id": "31.5", "duty": 0.0}
+    events = [
+        event(1, "user", Part(text="Which tariff are the jeans under?")),
+        event(2, "agent", Part.from_function_call("get_entry", {"entry": "E-77120"}, "c1")),
+        event(3, "get_entry", Part.from_function_response("get_entry", entry, "c1")),
+        event(4, "agent", Part(text="They are under tariff 6203.42, with no duty.")),
+    ]
+    got = found(events)
+    assert "6203.42" in got
+    assert "31.5" not in got  # under a key, but nobody names it: as likely a number

@@ -12,7 +12,8 @@ an identifier of the session when it is, in the rendered transcript:
    ``tag``)
    is one of :data:`ID_KEY_WORDS`, and no word of it says the value is an attribute code
    (``zip_code``, ``country_code``, ``status_code``: :data:`NOT_ID_KEY_WORDS`). Lists under
-   such a key (``order_ids``) count element by element;
+   such a key (``order_ids``) count element by element; a value shaped like a decimal
+   (``"hs_code": "8471.30"``) counts when a message names it too;
 2. **a tool call's argument** (a string, or a string in a list) that looks like an
    identifier (see below), is a string of six digits or more (a tracking or account number:
    an amount or a count is passed as a number), is a dotted code (an IP address, a range of
@@ -179,6 +180,8 @@ _SPACED_BYTES: Final = bytes(
 """Capitals and digits read ``A``, the joiners ``-``, a space and a quote themselves."""
 _SPACED_VALUE: Final = re.compile(rb'"A+(?:-A+)*(?: A+(?:-A+)*){1,7}"')
 """A JSON string that is such groups, whole, in a copy marked by :data:`_SPACED_BYTES`."""
+_DECIMAL: Final = re.compile(r"\d{2,6}\.\d{1,6}")
+"""Digits, a dot and digits: a decimal, or a code of two runs (a tariff's ``8471.30``)."""
 _PREFIX_MARKS: Final = bytes(
     0x41
     if 0x41 <= c <= 0x5A
@@ -547,6 +550,10 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
         for value in values:
             judged.add(value)
             if _is_identifier(value):
+                found.setdefault(_key_of(value), value)
+            elif _DECIMAL.fullmatch(value) and next(token_starts(messages, value), None):
+                # A code shaped like a decimal (``"hs_code": "8471.30"``): the key names it,
+                # and the conversation uses it; one nobody names is as likely a number.
                 found.setdefault(_key_of(value), value)
     if " " in results:
         # An identifier written with a space inside, a whole string of a result (a receipt
