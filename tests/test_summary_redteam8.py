@@ -42,7 +42,10 @@ item word naming a key of the result, beside none of the states that key holds (
 value, a flag, ``false``, a time bound the event's day is outside) and nothing else the key
 holds, says a state the tool did not ("under warranty" beside ``"warranty": "expired"``,
 "unlocked" beside ``{"unlock": {"queued": true}}``; family 1: 16, 7: 40). With both, 19 of 685
-(family 3: 16, 8: 3). The cases still open are strict xfails (:data:`_OPEN`).
+(family 3: 16, 8: 3). A third: of two states the item's words may be of, the one whose key
+path the item names whole (``"refund": "denied"``) is what it says, not one it names in part
+(``"parent": {"refund": "approved"}``; family 3: 8). With it, 11 of 685 (family 3: 8, 8: 3).
+The cases still open are strict xfails (:data:`_OPEN`).
 """
 
 from __future__ import annotations
@@ -73,7 +76,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
     {
         "test_a_call_that_stores_the_claim_does_not_verify_it[record_fee_waiver]",
         "test_a_predicate_of_another_object_is_not_said_of_this_one[payload4]",
-        "test_a_predicate_of_another_object_is_not_said_of_this_one[payload7]",
     }
 )
 """Cases that still end ``verified``: open (module docstring)."""
@@ -743,6 +745,22 @@ CONTROLS += [
     ),
 ]
 
+
+# A state of a part the item names in part, with nothing nearer; the part named whole.
+CONTROLS += [
+    (
+        tool_session(
+            "lookup_order",
+            {"order_id": "A-1001"},
+            {"order_id": "A-1001", "refund": {"details": {"status": "approved"}}},
+        ),
+        "A-1001 refund approved.",
+    ),
+    (
+        tool_session("lookup_order", {"order_id": "A-1001"}, OTHER_OBJECT[7]),
+        "A-1001 parent refund approved.",
+    ),
+]
 
 # A key the item names beside a state it says, a time bound still in force, a field's value
 # written as a name, what a writing tool acted on.

@@ -113,7 +113,10 @@ Round 8 (issue 13) read which things a payload holds beside the one it is about:
   words skipped as the item naming a field) while that key holds a state the item does not
   say and nothing it does (``"warranty": "expired"`` for "under warranty", ``{"unlock":
   {"queued": true}}`` for "unlocked", ``"fee": {"waived": false}``, ``"warranty_until"`` a day
-  before the event's) is a state the tool did not say.
+  before the event's) is a state the tool did not say;
+- of two short states the item's words may be of, the one whose key path the item names whole
+  (``"refund": "denied"``) is what it says, not one whose path it names in part
+  (``"parent": {"refund": "approved"}``: :func:`_nearer`).
 
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
@@ -1327,8 +1330,10 @@ def _bound(
                     rest = leaf.states - alternatives
                     if rest and rest.isdisjoint(spoken):
                         top, subject, kind = False, subject | rest, _NONE
-                if top or not subject.isdisjoint(spoken):
+                if top or (subject and subject <= spoken):
                     return True
+                if not subject.isdisjoint(spoken) and not _nearer(payload.states, spoken, leaf):
+                    return True  # of a part the item names in part ("refund" of details)
                 if leaf.member or leaf.clause:
                     continue  # said of the list's key, or of the field holding the sentence
                 if (
@@ -1383,6 +1388,21 @@ def _undone(leaf: Leaf, undoing: Sequence[tuple[frozenset[str], frozenset[str]]]
 def _stems(words: Collection[str]) -> frozenset[str]:
     """Each word's first five letters: ``approval`` and ``approved`` share one."""
     return frozenset(w[:5] for w in words)
+
+
+def _nearer(leaves: Sequence[Leaf], spoken: frozenset[str], stating: Leaf) -> bool:
+    """Whether another short word state (``leaves``) is said of a subject the item names
+    whole, and not in words the item says, while ``stating`` is of a subject it names only
+    in part: ``"refund": "denied"`` is the refund the item names, not the ``"parent": {"refund":
+    "approved"}`` beside it."""
+    return any(
+        leaf is not stating
+        and leaf.subject
+        and leaf.subject <= spoken
+        and leaf.states.isdisjoint(spoken)
+        and not leaf.past
+        for leaf in leaves
+    )
 
 
 def _competing(leaves: Sequence[Leaf], spoken: frozenset[str], stating: Leaf) -> bool:
