@@ -632,3 +632,15 @@ def test_a_code_shaped_like_a_decimal_counts_under_its_key_when_the_conversation
     got = found(events)
     assert "6203.42" in got
     assert "31.5" not in got  # under a key, but nobody names it: as likely a number
+
+
+def test_a_date_in_capitals_passed_to_a_call_is_no_identifier() -> None:
+    call = {"depart": "14 OCT 2031", "fare": "YQ 7731-B"}
+    events = [
+        event(1, "user", Part(text="Move me to the 14th of October, please.")),
+        event(2, "agent", Part.from_function_call("rebook", call, "c1")),
+        event(3, "rebook", Part.from_function_response("rebook", {"ok": True}, "c1")),
+    ]
+    got = found(events)
+    assert "YQ 7731-B" in got
+    assert "14 OCT 2031" not in got

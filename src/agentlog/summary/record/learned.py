@@ -68,7 +68,12 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Final
 
-from agentlog.summary.record._scan import GROUPED_MIN, grouped_spans, international_phones
+from agentlog.summary.record._scan import (
+    GROUPED_MIN,
+    date_entities,
+    grouped_spans,
+    international_phones,
+)
 from agentlog.summary.record.entities import _utf8_tokens
 
 __all__ = [
@@ -288,17 +293,20 @@ def _is_grouped(value: str, *, keyed: bool = False) -> bool:
     perhaps of runs joined by ``-``, ``/`` or ``.`` (``CC 4410-OPS``, ``KA-MZ 1184``,
     ``20-45-67 41234567``, ``INV 2026/117``) but no date or number (``EUR 12.50``). Unless
     a key names it (``keyed``), its digits are not all in quantities: ``512GB SSD`` is what
-    a product has (a postcode's ``LE2 3TB`` is no quantity)."""
-    if not keyed and all(
-        _QUANTITY.fullmatch(g) is not None for g in value.split(" ") if not g.isalpha()
-    ):
+    a product has (a postcode's ``LE2 3TB`` is no quantity). A date written in capitals
+    (``12 JUN 2026``) is a date."""
+    groups = value.split(" ")
+    if not keyed and all(_QUANTITY.fullmatch(g) is not None for g in groups if not g.isalpha()):
         return False
+    if any(len(g) >= 3 and g.isalpha() for g in groups) and next(
+        iter(date_entities(value.title())), None
+    ):
+        return False  # the date patterns read a month's name as written in prose
     if _GROUPED.fullmatch(value) is not None:
         whole = value.replace(" ", "")
         return identifier_shaped(whole) or (whole.isdigit() and len(whole) >= _GROUPED_MIN)
     if _JOINED_GROUPS.fullmatch(value) is None:
         return False
-    groups = value.split(" ")
     if any(_is_date_or_number(g) for g in groups if not g.isalnum()):
         return False
     # One token once squeezed, a dot read as the other joiners are: shaped as one.
