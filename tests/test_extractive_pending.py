@@ -149,3 +149,36 @@ def test_an_awaited_outcome_a_commitment_says_goes_and_a_field_told_again_is_sai
     assert record.open_questions == ()  # "ESC-30218: decision by May 26, 2026" says no more
     (decision,) = record.decisions
     assert "May 26" not in decision.text
+
+
+def test_a_waiting_status_names_what_waits_though_no_key_says_it_identifies() -> None:
+    events = [
+        ev("e1", "user", Part(text="Please waive the fee on BP/2026/00502.")),
+        call("e2", "request_fee_waiver", {"application": "BP/2026/00502"}, "c1"),
+        answer(
+            "e3",
+            "request_fee_waiver",
+            {"waiver_request": "WVR-2026-0088", "status": "under_review"},
+            "c1",
+        ),
+        ev("e4", "agent", Part(text="Filed as WVR-2026-0088.")),
+    ]
+    (question,) = record_of(events).open_questions
+    assert question.text == "WVR-2026-0088: status under_review"
+
+
+def test_a_deadline_a_result_says_on_the_same_day_is_said_once() -> None:
+    events = [
+        ev("e1", "user", Part(text="The sofa never came; dispute TX9F3K22Q please.")),
+        call("e2", "open_dispute", {"transaction_ref": "TX9F3K22Q"}, "c1"),
+        answer(
+            "e3",
+            "open_dispute",
+            {"dispute_id": "DSP-2026-004417", "merchant_response_due": "2026-07-09"},
+            "c1",
+        ),
+        ev("e4", "agent", Part(text="The merchant has until 9 July to respond.")),
+    ]
+    (question,) = record_of(events).open_questions
+    assert question.text == "DSP-2026-004417: merchant response due 2026-07-09"
+    assert question.sources == ("e2", "e3")

@@ -55,8 +55,10 @@ __all__ = [
     "ids_in",
     "marks",
     "pending_status",
+    "same_day",
     "told_again",
     "with_ids",
+    "within",
 ]
 
 _PRONOUN: Final = r"(?:i|we|you|they|it|he|she)"
@@ -329,7 +331,7 @@ def with_ids(clause: str, ids: Iterable[str]) -> str:
 def marks(text: str) -> set[str]:
     """What identifies what ``text`` is about: its identifiers (case folded), dates (their
     entity keys, ``date:2026-07-09``, or ``date:--07-09`` without a year) and amounts (as their
-    value), to ask whether one item says what another does (:func:`_within`)."""
+    value), to ask whether one item says what another does (:func:`within`)."""
     found = {i.casefold() for i in ids_in(text)}
     found |= {d.key for d in date_entities(text)}
     for m in _AMOUNT.finditer(text):
@@ -339,7 +341,7 @@ def marks(text: str) -> set[str]:
     return found
 
 
-def _within(asked: set[str], said: set[str]) -> bool:
+def within(asked: set[str], said: set[str]) -> bool:
     """Whether every mark of ``asked`` is one of ``said``, a date without a year matching the
     same day of any year either way."""
     yearless = {"date:--" + m[-5:] for m in said if m.startswith("date:")}
@@ -380,11 +382,17 @@ def told_again(key: str, value: str, said: str) -> bool:
     for d in dated:
         undated = undated.replace(d.text, " ")
     numbers = set(_DIGITS.findall(undated))
-    return _within({d.key for d in dated}, marks(said)) and numbers <= set(_DIGITS.findall(said))
+    return within({d.key for d in dated}, marks(said)) and numbers <= set(_DIGITS.findall(said))
+
+
+def same_day(said: str, question: str) -> bool:
+    """Whether ``said`` holds every date of ``question`` (which has one), however written."""
+    asked = {d.key for d in date_entities(question)}
+    return bool(asked) and within(asked, marks(said))
 
 
 def covers(commitment: str, question: str) -> bool:
     """Whether a commitment already says what an awaited question does: every identifier, date
     and amount of the question (which has at least one) is in it."""
     asked = marks(question)
-    return bool(asked) and _within(asked, marks(commitment))
+    return bool(asked) and within(asked, marks(commitment))

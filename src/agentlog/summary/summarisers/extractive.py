@@ -88,6 +88,7 @@ from agentlog.summary.summarisers._pending import (
     first_person_now,
     ids_in,
     pending_status,
+    same_day,
     told_again,
     with_ids,
 )
@@ -224,6 +225,7 @@ class _Builder:
         self.open_questions: list[SummaryItem] = []
         self.promised: list[tuple[list[str], str]] = []  # the agents' promises: sources, text
         self.awaiting: set[str] = set()  # the open questions that are outcomes awaited
+        self.deadlines: set[str] = set()  # of those, the ones an agent's clause says
         # Each write's position, what it acted on and its events.
         self.wrote: list[tuple[int, str, list[str]]] = []
         # Each read's fact, by its text: its title and fields.
@@ -343,12 +345,17 @@ class _Builder:
         # A status alone waits on what the call made (``create_leave_request``'s request).
         made = None if waits else _made_id(name, payload, self.arguments(args, ()))
         named = [] if made is None else [made[1]]
+        held = (payload, args if isinstance(args, Mapping) else {})
         named += [
             str(v)
-            for held in (payload, args if isinstance(args, Mapping) else {})
-            for k, v in held.items()
+            for fields in held
+            for k, v in fields.items()
             if isinstance(k, str) and isinstance(v, str) and is_id_key(k) and identifier_shaped(v)
         ]
+        if waiting and not named:
+            # What waits, when no key says it identifies: the result's or the call's value
+            # shaped like an identifier ("waiver_request": "WVR-2026-0088").
+            named = [str(v) for f in held for v in f.values() if isinstance(v, str) and ids_in(v)]
         # A status the write's decision or the read's fact shows is said once, there; one that
         # says it waits is what the question is.
         shown = isinstance(status, str) and status in self.said and not waiting
@@ -703,6 +710,7 @@ class _Builder:
                     text = clip(with_ids(text, ids), self.limit)
                     self.add(self.open_questions, text, [line.event_id, *cited])
                     self.awaiting.add(text)
+                    self.deadlines.add(text)
                 elif (
                     # A clause "and" joins to a commitment shares its time ("ships by 27
                     # March, and the email includes a label").
@@ -850,6 +858,15 @@ class _Builder:
             q
             for q in self.open_questions
             if q.text not in self.awaiting or not any(covers(c.text, q.text) for c in commitments)
+        ]
+        # Someone else's deadline a result's awaited outcome says on the same day ("They have
+        # until 2026-05-25 to accept" for "DBC-7741-ZH: shipper deadline 2026-05-25") is said
+        # once, by the result.
+        results = [q.text for q in questions if q.text in self.awaiting - self.deadlines]
+        questions = [
+            q
+            for q in questions
+            if q.text not in self.deadlines or not any(same_day(r, q.text) for r in results)
         ]
         return SummaryRecord(
             goal=goal,
