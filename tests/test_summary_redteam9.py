@@ -32,7 +32,9 @@ and a sum or a count read as the field the item names whole (``refund_amount``'s
 of $84.00", ``items_refunded``'s for "3 items refunded"; a ceiling, ``max_refund``, is no
 sum granted), counted the same way: **none of the 600 ends** ``verified``: hypothetical
 parts 0 of 384, capabilities 0 of 120, ended or conditional states 0 of 72, another field's
-figure 0 of 24; through a compaction 0 of 4 and a handoff 0 of 4.
+figure 0 of 24; through a compaction 0 of 4 and a handoff 0 of 4. Ten more shapes of the
+same families (:data:`MORE_SHAPES`: an expected result, a schema, a nested or camel-cased
+dry run, a flag written "yes", a sum requested beside the one approved) end as they do.
 """
 
 from __future__ import annotations
@@ -249,6 +251,35 @@ def test_a_figure_another_field_holds_is_not_this_ones(
     assert verified_cases(order(answer), wordings) == []
 
 
+# --- more shapes of the same families (not counted above) -----------------------------------
+
+MORE_SHAPES: Final[list[tuple[str, dict[str, Any], list[str]]]] = [
+    ("expected result", {"expected_result": {"refund": "approved"}}, REFUND_WORDINGS),
+    ("recommended action", {"recommended_action": "approve refund"}, REFUND_WORDINGS),
+    ("response schema", {"response_schema": {"refund_approved": {"type": "boolean"}}}, []),
+    ("nested dry run", {"result": {"dry_run": True, "refund_approved": True}}, REFUND_WORDINGS),
+    ("camel case", {"isDryRun": True, "refund_approved": True}, REFUND_WORDINGS),
+    ("execution mode", {"execution_mode": "simulation", "refund_approved": True}, []),
+    ("a yes in a dry run", {"dry_run": True, "refund_approved": "yes"}, REFUND_WORDINGS),
+    ("a yes in a failure", {"ok": False, "refund_approved": "yes"}, REFUND_WORDINGS),
+    ("expired", {"refund": {"approved": True, "expired": True}}, REFUND_WORDINGS),
+    (
+        "requested, not approved",
+        {"refund": {"requested_amount": 84.0, "approved_amount": 42.0, "approved": True}},
+        ["Refund of $84.00 approved for A-1001."],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "wordings"),
+    [(m[1], m[2] or REFUND_WORDINGS) for m in MORE_SHAPES],
+    ids=[m[0] for m in MORE_SHAPES],
+)
+def test_more_shapes_of_the_same_families(answer: dict[str, Any], wordings: list[str]) -> None:
+    assert verified_cases(order(answer), wordings) == []
+
+
 # --- paths: a compaction and a handoff -------------------------------------------------------
 
 PATHED: Final[list[tuple[list[Event], str]]] = [
@@ -317,6 +348,12 @@ CONTROLS: Final[list[tuple[list[Event], str]]] = [
         order({"refund_approved": True, "refund_amount": 42.0}),
         "Refund of $42.00 approved for A-1001.",
     ),
+    (
+        order({"refund": {"requested_amount": 84.0, "approved_amount": 84.0, "approved": True}}),
+        "Refund of $84.00 approved for A-1001.",
+    ),
+    # A flag that says another thing of its object than that it is not so.
+    (order({"refund_approved": True, "recommended": True}), REFUND_WORDINGS[0]),
 ]
 
 

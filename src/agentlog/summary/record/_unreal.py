@@ -73,7 +73,8 @@ CONTEXTS: Final = frozenset(
     | {"proposals", "hypothetical", "forecast", "forecasts", "forecasted", "projection"}
     | {"projected", "mock", "mocked", "draft", "drafts", "template", "templates", "demo"}
     | {"dummy", "placeholder", "estimate", "estimated", "suggested", "suggestion", "scenario"}
-    | {"scenarios", "whatif", "dry", "would", "if", "pretend", "sandbox"}
+    | {"scenarios", "whatif", "dry", "would", "if", "pretend", "sandbox", "schema", "schemas"}
+    | {"expected", "predicted", "prediction", "recommended", "recommendation", "intended"}
     | {"vorschau", "entwurf", "brouillon", "borrador", "bozza", "rascunho", "apercu"}
 )
 """Words of a key saying that what it holds is an instance of the thing that is not the
@@ -91,7 +92,7 @@ offer (``available_actions``), a rule that would act (``auto_approve_refund_belo
 condition (``approved_if``)."""
 ENDED: Final = frozenset(
     {"superseded", "reverted", "invalidated", "annulled", "nullified", "overridden"}
-    | {"overruled", "vacated", "rolledback"}
+    | {"overruled", "vacated", "rolledback", "expired", "lapsed"}
 )
 """Words of a key saying its object's state ended (``superseded_by``, ``reverted_at``),
 beside the revocations of :data:`._words.REVERSALS`."""
@@ -109,6 +110,12 @@ TYPE_NAMES: Final = frozenset(
 """The names of data types in JSON Schema, Python and SQL: a value that is one only names
 what its key may hold (``{"fields": {"refund_approved": "boolean"}}``)."""
 
+_HOLDERS: Final = frozenset(
+    {"expected", "predicted", "prediction", "recommended", "recommendation", "intended"}
+    | {"schema", "schemas", "would", "if", "whatif", "quote", "quotes"}
+)
+"""Context words that say so of what their key holds, but as a flag say another thing of
+their object (``"recommended": true`` of a product is no draft of it)."""
 _TRUE_STRINGS: Final = frozenset({"true", "yes", "y", "on", "1"})
 _FLAG_GRAMMAR: Final = frozenset(
     {"is", "run", "mode", "only", "flag", "on", "use", "call", "request", "just", "enabled"}
@@ -130,6 +137,14 @@ def _on(value: Any) -> bool:
     return type(value) is int and value == 1
 
 
+def _worded(value: str) -> bool:
+    """Whether a context's string value is what it holds, in words or as JSON
+    (``"recommended_action": "approve refund"``), not a name, a date or an address that
+    holds digits (``"quote_id": "Q-77"``, ``"estimated_delivery": "2026-09-25"``): those
+    are read as any key's."""
+    return value[:1] in "{[" or (bool(value) and not any(c.isdigit() for c in value))
+
+
 def type_name(value: str) -> bool:
     """Whether a string value is the name of a data type (:data:`TYPE_NAMES`)."""
     return len(value) <= 9 and value.strip().lower() in TYPE_NAMES
@@ -146,10 +161,10 @@ def marks(runs: frozenset[str], value: Any) -> tuple[frozenset[str], bool] | Non
         return modal, True
     context = runs & CONTEXTS
     if context and (
-        isinstance(value, dict | list | tuple) or (isinstance(value, str) and value[:1] in "{[")
+        isinstance(value, dict | list | tuple) or (isinstance(value, str) and _worded(value))
     ):
         return context, True
-    flagged = context | (runs & SETTINGS)
+    flagged = (context - _HOLDERS) | (runs & SETTINGS)
     if flagged and _on(value) and not runs - CONTEXTS - SETTINGS - _FLAG_GRAMMAR:
         return flagged, False  # "dry_run": true; not "test_passed": true, a state
     if isinstance(value, str) and not runs.isdisjoint(MODE_KEYS):

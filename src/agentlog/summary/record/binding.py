@@ -1582,9 +1582,10 @@ def _other_amount(
         for leaf in payload.leaves:
             if leaf.amount is None:
                 continue
-            # Whose sum it is: its object's, or at the top its key's other words (the refund's
-            # of ``refund_amount``); a bound (``max_refund``) is no sum the thing holds.
-            thing = leaf.subject or leaf.field - _MEASURES
+            # Whose sum it is: its object's and its key's other words (the refund's of
+            # ``refund_amount``, not of ``requested_amount`` in the refund unless the item
+            # says so); a bound (``max_refund``) is no sum the thing holds.
+            thing = leaf.subject | (leaf.field - _MEASURES)
             if (
                 thing
                 and not leaf.records
