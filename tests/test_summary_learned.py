@@ -644,3 +644,18 @@ def test_a_date_in_capitals_passed_to_a_call_is_no_identifier() -> None:
     got = found(events)
     assert "YQ 7731-B" in got
     assert "14 OCT 2031" not in got
+
+
+def test_a_group_of_an_identifier_written_in_groups_is_not_asked_for_by_itself() -> None:
+    events = [
+        event(1, "user", Part(text="My permit is PRM 5512-07-C, or is it 5512-07-C?")),
+        event(2, "agent", Part.from_function_call("get_permit", {"id": "PRM 5512-07-C"}, "c1")),
+        event(
+            3,
+            "get_permit",
+            Part.from_function_response("get_permit", {"permit": "PRM 5512-07-C"}, "c1"),
+        ),
+    ]
+    got = found(events)
+    assert "PRM 5512-07-C" in got
+    assert "5512-07-C" not in got

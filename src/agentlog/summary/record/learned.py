@@ -652,6 +652,14 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
                     candidates.setdefault(key, token)
     for key in [k for k in introduced if k in found or k in candidates]:
         del introduced[key]
+    for value in [v for v in found.values() if " " in v]:
+        # A group of an identifier written in groups (``7718-03-A`` of ``CGL 7718-03-A``) is
+        # kept by any record that keeps the identifier: not one to ask for by itself.
+        for group in value.split(" "):
+            key = _key_of(group)
+            found.pop(key, None)
+            candidates.pop(key, None)
+            introduced.pop(key, None)
     return LearnedIds(
         found, candidates, lowered[len(calls) + 1 :], introduced, tools[len(calls) + 1 :]
     )
