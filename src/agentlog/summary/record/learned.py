@@ -655,8 +655,8 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
     for value in [v for v in found.values() if " " in v]:
         # A group of an identifier written in groups (``7718-03-A`` of ``CGL 7718-03-A``) is
         # kept by any record that keeps the identifier: not one to ask for by itself.
-        for group in value.split(" "):
-            key = _key_of(group)
+        for part in value.split(" "):
+            key = _key_of(part)
             found.pop(key, None)
             candidates.pop(key, None)
             introduced.pop(key, None)
