@@ -504,6 +504,8 @@ MORE_NUMBERS: list[tuple[Any, list[str]]] = [
     ("8.4e1", ["A-1001 refund of $8.40 approved.", "A-1001 refund of $1.00 approved."]),
     ("3/4", ["A-1001 refund of $3.00 approved.", "A-1001 refund of $4.00 approved."]),
     ("84/100 EUR", ["A-1001 refund of $84.00 approved."]),
+    ("1e100", ["A-1001 refund of $100.00 approved.", "A-1001 refund of $1.00 approved."]),
+    ("0x54", ["A-1001 refund of $54.00 approved.", "A-1001 refund of $84.00 approved."]),
 ]
 
 
@@ -512,7 +514,8 @@ def test_a_number_in_groups_an_exponent_or_a_fraction_is_one_number(
     amount: Any, wordings: list[str]
 ) -> None:
     """A number grouped by a space or ``'`` without decimals, one in exponent notation, and
-    numbers joined by ``/`` are read whole: none lends its parts as amounts."""
+    numbers joined by ``/`` are read whole, and a hexadecimal one or an exponent beyond any
+    sum as none: none lends its parts as amounts."""
     assert verified_cases(amount_lookup(amount), wordings) == []
 
 

@@ -345,9 +345,14 @@ _GROUP_TAIL: Final = re.compile(rb"\d{3}[.,]\d")
 _GROUPED: Final = re.compile(rb"(?<![\d.,'])\d{1,3}(?:['\x20]\d{3})+(?:[.,]\d+)?(?!\d|['\x20]\d)")
 """A number grouped in thousands by ``'`` or a space (``1'000.00``, ``8 400``), ending where
 no other digit follows (``555 123 4567`` is a phone number's groups, not one number)."""
-_EXPONENT: Final = re.compile(rb"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d{1,2}(?![\w.])")
+_EXPONENT: Final = re.compile(rb"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+(?![\w.])")
 """A number in exponent notation, written as a token of its own (``1e2``, ``2.5E+03``; not
 the ``1e2`` inside ``a1e2b``)."""
+_HEX: Final = re.compile(rb"(?<![\w.])0[xX][0-9a-fA-F]+(?![\w.])")
+"""A number written in hexadecimal (``0x54``): a code, never a sum of its decimal digits."""
+_LARGEST_EXPONENT: Final = 15
+"""Beyond it a number in exponent notation is no sum anyone is owed (``1e100``): it is read
+as no amount at all, not as its digits."""
 _SLASHED: Final = re.compile(rb"[\d.,]*\d/\d[\d.,/]*")
 """Numbers joined by ``/``: a fraction, a ratio, a date or a code (``12/84``), none of its
 numbers an amount of its own."""
@@ -373,8 +378,13 @@ def _whole_numbers(raw: bytes) -> tuple[bytes, set[str], bool]:
     if b"0/0" in shapes:
         raw = _SLASHED.sub(b" ", raw)
     if b"0e0" in shapes or b"0e+0" in shapes:
-        found.update(format(Decimal(m.decode("ascii")), "f") for m in _EXPONENT.findall(raw))
+        for match in _EXPONENT.findall(raw):
+            value = Decimal(match.decode("ascii"))
+            if abs(value.adjusted()) <= _LARGEST_EXPONENT:
+                found.add(format(value, "f"))
         raw = _EXPONENT.sub(b" ", raw)
+    if b"0x" in raw or b"0X" in raw:
+        raw = _HEX.sub(b" ", raw)
     return raw, found, b"0'000" in shapes
 
 
