@@ -10,7 +10,7 @@ is no echo: the two keys share a word. Of structure only: the keys' words, never
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from agentlog.summary.record._words import content_words, forms
@@ -41,13 +41,16 @@ def _key_forms(key: str) -> frozenset[str]:
     return frozenset().union(*map(forms, content_words(key)))
 
 
-def moved(args: Any, response: Any) -> frozenset[str]:
+def moved(args: Any, response: Any, skip: Callable[[str], bool]) -> frozenset[str]:
     """The strings of ``response`` (lower case, trimmed) equal to a string of ``args`` that
     stands there under a key sharing no word with the response's key: the call's words
-    filed under another name."""
+    filed under another name. Strings of ``args`` that ``skip`` says yes to (identifiers,
+    which a result names its object by) are not looked for, and a call without others
+    costs no walk of its result."""
     given: dict[str, list[str]] = {}
     for key, value in _strings(args):
-        given.setdefault(value, []).append(key)
+        if not skip(value):
+            given.setdefault(value, []).append(key)
     if not given:
         return frozenset()
     found: set[str] = set()

@@ -19,10 +19,13 @@ tier, from the strongest witness down:
   only the user's words support and no result says is left out of the call's ``evidence``
   unit (an ``agent`` copy holds it; :attr:`Unit.full` is the whole call, for an item that
   says the agent made that call with it); a result's string that only repeats the user's
-  earlier words is an echo, whatever its key; an artifact holds its name as an identifier,
-  not as words;
+  earlier words is an echo, whatever its key, and so is one, however short, that repeats its
+  own call's argument under a key sharing no word with the argument's (:mod:`._echoes`); a
+  past participle in a tool's name (``refund_approved``) is not what its call did, only its
+  other words are; an artifact holds its name as an identifier, not as words;
 - ``agent``: any other text by an agent: model prose, a callback's canned reply, and a tool
-  call the session holds no result of, or only an error (``{"error": ...}``): what the agent
+  call the session holds no result of, or only an error (``{"error": ...}``, a status of
+  failure, a key of refusal over an object: ``"rejected_input": {...}``): what the agent
   asked for, which nothing established; and a tool result that answers no call the session
   holds (no call of its id and name): someone's word for what a tool said;
 - ``user``: anything the user authored.
@@ -55,7 +58,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Final
 
 from agentlog.approvals import is_human_request
@@ -552,7 +555,8 @@ class Evidence:
         found = self._moved.get(link)
         if found is None:
             exchange = self._exchanges.get(link)
-            found = self._moved[link] = frozenset() if exchange is None else moved(*exchange)
+            found = frozenset() if exchange is None else moved(*exchange, skip=_id_like)
+            self._moved[link] = found
         return found
 
     def _unechoed(self, text: str, event_id: str, link: str | None = None) -> str:
@@ -784,6 +788,7 @@ def _reports_failure(response: Any) -> bool:
 _NAME_RUN: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
+@lru_cache(maxsize=4096)
 def _refusal(key: str) -> bool:
     """Whether a key's words (``rejected_input``, ``invalidFields``) say refusal."""
     return any(w.lower() in _REFUSAL_WORDS for w in _NAME_RUN.findall(key))
@@ -807,10 +812,9 @@ def _as_act(name: str, then: Callable[[str], str] | None) -> Callable[[str], str
     a participle in it is a state the agent presumed when it chose the tool (an order that is
     delivered), or a claim spelt as a name, never what the call did: the payload, or another
     event, must say it."""
-    runs = _NAME_RUN.findall(name)
-    if not any(participle(r.lower()) for r in runs):
+    act = _act_name(name)
+    if act == name:
         return then
-    act = "_".join(r for r in runs if not participle(r.lower()))
 
     def read(text: str) -> str:
         if text.startswith(name):
@@ -818,6 +822,15 @@ def _as_act(name: str, then: Callable[[str], str] | None) -> Callable[[str], str
         return text if then is None else then(text)
 
     return read
+
+
+@lru_cache(maxsize=4096)
+def _act_name(name: str) -> str:
+    """``name`` without its past participles (joined by ``_``), or ``name`` itself."""
+    runs = _NAME_RUN.findall(name)
+    if not any(participle(r.lower()) for r in runs):
+        return name
+    return "_".join(r for r in runs if not participle(r.lower()))
 
 
 def _agent_name(event: Event) -> bool:
