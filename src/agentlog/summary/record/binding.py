@@ -118,6 +118,15 @@ Round 8 (issue 13) read which things a payload holds beside the one it is about:
   (``"refund": "denied"``) is what it says, not one whose path it names in part
   (``"parent": {"refund": "approved"}``: :func:`_nearer`).
 
+Round 9 (issue 13) read whether a value is a fact now (:mod:`._unreal`): the value of a
+context's or a modal key (``preview``, ``can_approve_refund``, ``approved_if``) and the object
+a context's flag marks (``"draft": true``) bind only an item that says the context's word, or
+none (:func:`_not_so_now`); a result a setting makes unreal (``"dry_run": true``) is read as a
+failure (:mod:`.evidence`); an ending key (``superseded_by``) undoes its object, and an item
+naming that object by its key (:func:`_ended`); a sum is the named thing's when the item says
+its key's other words (``refund_amount``), never a bound's (``max_refund``), and a count is
+the field the item writes whole (``items_refunded``, not ``items``: :func:`_unnamed_amount`).
+
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
 identifier (:data:`_NAME_WORDS`: ``id``, ``number``, ``code``) are not what an item names.
