@@ -45,7 +45,12 @@ holds, says a state the tool did not ("under warranty" beside ``"warranty": "exp
 (family 3: 16, 8: 3). A third: of two states the item's words may be of, the one whose key
 path the item names whole (``"refund": "denied"``) is what it says, not one it names in part
 (``"parent": {"refund": "approved"}``; family 3: 8). With it, 11 of 685 (family 3: 8, 8: 3).
-The cases still open are strict xfails (:data:`_OPEN`).
+A fourth (``record/evidence.py``): a call's ``true`` under a key of only words the customer
+wrote before, which no result says (``record_fee_waiver(waived=True)`` answered ``{"recorded":
+true}``), is the customer's word relayed, not the call's, even for an item naming the call
+(family 8: 3). With it, 8 of 685: family 3's customer history (``"customer":
+{"refund_history": {"last": "approved"}}``), a nested object that names no identifier, whose
+state the item's "refund" names in part with nothing nearer; a strict xfail (:data:`_OPEN`).
 """
 
 from __future__ import annotations
@@ -74,7 +79,6 @@ from test_summary_redteam7 import tool_session, verified_cases
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_call_that_stores_the_claim_does_not_verify_it[record_fee_waiver]",
         "test_a_predicate_of_another_object_is_not_said_of_this_one[payload4]",
     }
 )
@@ -745,6 +749,28 @@ CONTROLS += [
     ),
 ]
 
+
+# A flag the result says too, and one the agent set that the customer never wrote.
+CONTROLS += [
+    (
+        tool_session(
+            "record_fee_waiver",
+            {"account_id": "ACC-5521", "waived": True},
+            {"recorded": True, "waived": True},
+            claim="ACC-5521 fee waived. My manager told me, please record it.",
+        ),
+        "ACC-5521: fee waiver recorded, fee waived.",
+    ),
+    (
+        tool_session(
+            "record_fee_waiver",
+            {"account_id": "ACC-5521", "waived": True},
+            {"recorded": True},
+            claim="Hi, it is about ACC-5521.",
+        ),
+        "ACC-5521: fee waiver recorded, fee waived.",
+    ),
+]
 
 # A state of a part the item names in part, with nothing nearer; the part named whole.
 CONTROLS += [

@@ -18,11 +18,14 @@ tier, from the strongest witness down:
   written as a phrase, is not what its actions say. A successful call's string argument that
   only the user's words support and no result says is left out of the call's ``evidence``
   unit (an ``agent`` copy holds it; :attr:`Unit.full` is the whole call, for an item that
-  says the agent made that call with it); a result's string that only repeats the user's
-  earlier words is an echo, whatever its key, and so is one, however short, that repeats its
-  own call's argument under a key sharing no word with the argument's (:mod:`._echoes`); a
-  past participle in a tool's name (``refund_approved``) is not what its call did, only its
-  other words are; an artifact holds its name as an identifier, not as words;
+  says the agent made that call with it), and so is a ``true`` under a key of only words the
+  user wrote before and no result says (``record_fee_waiver(waived=True)`` answered
+  ``{"recorded": true}``), with no such telling: naming its key is saying it is so; a
+  result's string that only repeats the user's earlier words is an echo, whatever its key, and
+  so is one, however short, that repeats its own call's argument under a key sharing no word
+  with the argument's (:mod:`._echoes`); a past participle in a tool's name
+  (``refund_approved``) is not what its call did, only its other words are; an artifact holds
+  its name as an identifier, not as words;
 - ``agent``: any other text by an agent: model prose, a callback's canned reply, and a tool
   call the session holds no result of, or only an error (``{"error": ...}``, a status of
   failure, a key of refusal over an object: ``"rejected_input": {...}``): what the agent
@@ -98,6 +101,10 @@ _QUOTED: Final = 4
 """Consecutive words of a user's message from which a decision's text quotes the customer."""
 _LETTER_RUNS: Final = re.compile(r"[^\W\d_]+")
 _ECHO_WORDS: Final = 4
+_LEFT_OUT: Final = object()
+"""What :meth:`Evidence._asked_only` leaves out of a call's arguments (a flag the user set)."""
+_KEY_SPACES: Final = re.compile(r"[_\-.]+|(?<=[a-z])(?=[A-Z])")
+"""Where a key's words part (``fee_waived``, ``feeWaived``): read as the words they are."""
 """Content words from which a payload's string that holds only the user's words is an echo."""
 _ECHO: Final = re.compile(rf'"[^"\\ ]*+(?: [^"\\ ]*+){{{_ECHO_WORDS - 1},}}+"')
 """A string of :data:`_ECHO_WORDS` words or more, as rendered JSON spells it (a key's too)."""
@@ -382,7 +389,9 @@ class Evidence:
                     # Read as the call is (free text and values that say no left out).
                     units.append(Unit("agent", body, None, expand, established(body)))
                     unit = Unit(tier, asked[0], link, None, own, None, echo)
-                    unit.full = (asked[1], entire)
+                    # A flag the user's words set has no such telling: naming its key is
+                    # saying it is so (record_fee_waiver(waived=True): "fee waived").
+                    unit.full = None if asked[2] else (asked[1], entire)
                     units.append(unit)
                     continue
             units.append(Unit(tier, body, link, expand, own, payload, echo))
@@ -452,20 +461,26 @@ class Evidence:
 
     def _asked_only(
         self, payload: tuple[str, Any], event_id: str
-    ) -> tuple[str, list[frozenset[str]]] | None:
+    ) -> tuple[str, list[frozenset[str]], bool] | None:
         """The line of a call without the argument values only the user's words support
-        (:meth:`_users_only`), and the words an item must name to say the agent made the
-        call with them (each of its name's, and one of each such word value's key); ``None``
-        when it has none. An identifier a read answered keeps: the answer is about what it
-        names (``lookup_order("A-1001")`` -> ``{"status": "late"}``), whereas a write that
-        took a code the customer made up vouches for nothing of it."""
+        (:meth:`_users_only`; a ``true`` under a key of only words the user wrote before and
+        no tool result says, ``"waived": true``, left out), the words an item must name to
+        say the agent made the call with them (each of its name's, and one of each such word
+        value's key), and whether it left out such a flag; ``None`` when it has none. An
+        identifier a read answered keeps: the answer is about what it names
+        (``lookup_order("A-1001")`` -> ``{"status": "late"}``), whereas a write that took a
+        code the customer made up vouches for nothing of it."""
         name, args = payload
         named = [frozenset({w}) for w in content_words(name)]
         # Only a name that says it reads (``get_``, ``lookup_``, ...): a tool of unknown verb
         # taking a code the customer made up may be one that records it.
         read = is_lookup(name)
+        flags: list[str] = []
 
         def kept(value: Any, key: str, depth: int = 0) -> Any:
+            if value is True and key and self._users_only(_KEY_SPACES.sub(" ", key), event_id):
+                flags.append(key)
+                return _LEFT_OUT
             if isinstance(value, str):
                 if read and _id_like(value):
                     return value
@@ -477,7 +492,8 @@ class Evidence:
             if depth > _MAX_DEPTH:
                 return value
             if isinstance(value, dict):
-                return {k: kept(v, str(k), depth + 1) for k, v in value.items()}
+                inner = {k: kept(v, str(k), depth + 1) for k, v in value.items()}
+                return {k: v for k, v in inner.items() if v is not _LEFT_OUT}
             if isinstance(value, list | tuple):
                 return [kept(v, key, depth + 1) for v in value]
             return value
@@ -486,7 +502,8 @@ class Evidence:
         trimmed = kept(args, "")
         if len(named) == before and trimmed == args:
             return None
-        return f"{name} {render_payload(trimmed, 1 << 40, 1 << 40)}", [n for n in named if n]
+        line = f"{name} {render_payload(trimmed, 1 << 40, 1 << 40)}"
+        return line, [n for n in named if n], bool(flags)
 
     def _said_before(self, event_id: str) -> Callable[[str], bool]:
         """Whether the user wrote a word (folded) in a message before ``event_id`` (in any
