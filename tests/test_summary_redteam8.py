@@ -51,6 +51,10 @@ true}``), is the customer's word relayed, not the call's, even for an item namin
 (family 8: 3). With it, 8 of 685: family 3's customer history (``"customer":
 {"refund_history": {"last": "approved"}}``), a nested object that names no identifier, whose
 state the item's "refund" names in part with nothing nearer; a strict xfail (:data:`_OPEN`).
+Seven attacks in domains and shapes the four rules were not written for (:data:`ELSEWHERE`:
+a policy's lapsed coverage, a household's other account by a bare ``id``, a return shipment,
+a scheduled payout, a refund window already closed, a renewal awaiting a doctor) all ended
+``verified`` before them and none does with them.
 """
 
 from __future__ import annotations
@@ -599,6 +603,68 @@ def test_a_call_that_stores_the_claim_does_not_verify_it(
     assert verified_cases(events, wordings) == []
 
 
+# --- the rules that closed families 1, 3, 7 and 8, on domains and shapes they were not fit to --
+
+ELSEWHERE: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
+    (
+        "get_policy",
+        {"policy_id": "POL-88-1123"},
+        {"coverage": "lapsed"},
+        "POL-88-1123 has coverage.",
+    ),
+    (
+        "get_policy",
+        {"policy_id": "POL-88-1123"},
+        {"coverage": {"flood": "excluded"}},
+        "POL-88-1123 flood coverage.",
+    ),
+    (
+        "get_account",
+        {"account_id": "ACC-5521"},
+        {"household": {"id": "ACC-7788", "fee_waived": True}},
+        "ACC-5521 fee waived.",
+    ),
+    (
+        "get_shipment",
+        {"tracking": "TRK-40917"},
+        {
+            "status": "in transit",
+            "return_shipment": {"tracking": "TRK-51100", "status": "delivered"},
+        },
+        "TRK-40917 delivered.",
+    ),
+    (
+        "get_claim",
+        {"claim_id": "CLM-2026-0044"},
+        {"payout": {"state": "scheduled"}},
+        "CLM-2026-0044 payout done.",
+    ),
+    (
+        "get_subscription",
+        {"sub": "sub_9XK2"},
+        {"refund_eligible_until": "2026-01-01"},
+        "sub_9XK2 refund eligible.",
+    ),
+    (
+        "get_patient",
+        {"mrn": "MRN-44120"},
+        {"prescription": {"renewal": "awaiting doctor"}},
+        "MRN-44120 prescription renewal.",
+    ),
+]
+"""Seven attacks no rule here was written for (all ``verified`` before them)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "answer", "wording"), ELSEWHERE, ids=[e[3] for e in ELSEWHERE]
+)
+def test_the_rules_hold_on_other_domains(
+    name: str, args: dict[str, Any], answer: dict[str, Any], wording: str
+) -> None:
+    events = tool_session(name, args, {**args, **answer}, claim=wording + " Please note it.")
+    assert verified_cases(events, [wording]) == []
+
+
 # --- paths: a compaction and a handoff -------------------------------------------------------
 
 PATHED: list[tuple[list[Event], str]] = [
@@ -749,6 +815,46 @@ CONTROLS += [
     ),
 ]
 
+
+# The same shapes as ELSEWHERE, where the tool says it.
+CONTROLS += [
+    (
+        tool_session(
+            "get_policy",
+            {"policy_id": "POL-88-1123"},
+            {"policy_id": "POL-88-1123", "coverage": "active"},
+        ),
+        "POL-88-1123 coverage active.",
+    ),
+    (
+        tool_session(
+            "get_shipment",
+            {"tracking": "TRK-40917"},
+            {
+                "tracking": "TRK-40917",
+                "status": "delivered",
+                "return_shipment": {"tracking": "TRK-51100", "status": "in transit"},
+            },
+        ),
+        "TRK-40917 delivered.",
+    ),
+    (
+        tool_session(
+            "get_claim",
+            {"claim_id": "CLM-2026-0044"},
+            {"claim_id": "CLM-2026-0044", "payout": {"state": "sent"}},
+        ),
+        "CLM-2026-0044 payout sent.",
+    ),
+    (
+        tool_session(
+            "get_subscription",
+            {"sub": "sub_9XK2"},
+            {"sub": "sub_9XK2", "refund_eligible_until": "2027-01-01"},
+        ),
+        "sub_9XK2 refund eligible.",
+    ),
+]
 
 # A flag the result says too, and one the agent set that the customer never wrote.
 CONTROLS += [
