@@ -32,9 +32,10 @@ and a sum or a count read as the field the item names whole (``refund_amount``'s
 of $84.00", ``items_refunded``'s for "3 items refunded"; a ceiling, ``max_refund``, is no
 sum granted), counted the same way: **none of the 600 ends** ``verified``: hypothetical
 parts 0 of 384, capabilities 0 of 120, ended or conditional states 0 of 72, another field's
-figure 0 of 24; through a compaction 0 of 4 and a handoff 0 of 4. Ten more shapes of the
+figure 0 of 24; through a compaction 0 of 4 and a handoff 0 of 4. Eleven more shapes of the
 same families (:data:`MORE_SHAPES`: an expected result, a schema, a nested or camel-cased
-dry run, a flag written "yes", a sum requested beside the one approved) end as they do.
+dry run, a flag written "yes", a sum requested beside the one approved, a ceiling alone) end
+as they do.
 """
 
 from __future__ import annotations
@@ -268,6 +269,11 @@ MORE_SHAPES: Final[list[tuple[str, dict[str, Any], list[str]]]] = [
         {"refund": {"requested_amount": 84.0, "approved_amount": 42.0, "approved": True}},
         ["Refund of $84.00 approved for A-1001."],
     ),
+    (
+        "a ceiling alone",
+        {"refund_approved": True, "max_refund": 84.0},
+        ["A-1001 refund of $84.00 approved.", "Refund of $84.00 approved for A-1001."],
+    ),
 ]
 
 
@@ -351,6 +357,11 @@ CONTROLS: Final[list[tuple[list[Event], str]]] = [
     (
         order({"refund": {"requested_amount": 84.0, "approved_amount": 84.0, "approved": True}}),
         "Refund of $84.00 approved for A-1001.",
+    ),
+    # A ceiling said as one.
+    (
+        order({"refund_approved": True, "max_refund": 84.0}),
+        "A-1001 refund approved, max refund $84.00.",
     ),
     # A flag that says another thing of its object than that it is not so.
     (order({"refund_approved": True, "recommended": True}), REFUND_WORDINGS[0]),

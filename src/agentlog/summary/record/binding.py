@@ -1584,9 +1584,12 @@ def _other_amount(
     key of :data:`.entities.MONEY_KEYS` in an object, not a list's record, whose key path
     the item names) and writes none of that object's sums in any payload, but one that a
     field outside it holds and the item does not name (the order's ``"total"``): it puts
-    another thing's sum on the thing it names."""
+    another thing's sum on the thing it names. One holding only a bound of its sum
+    (``max_refund``) holds no sum: an item writing the bound's, and no word of a bound, puts
+    the ceiling in place of the sum granted."""
     own: set[str] = set()
     outside: set[str] = set()
+    ceilings: set[str] = set()
     for payload in payloads:
         for leaf in payload.leaves:
             if leaf.amount is None:
@@ -1603,9 +1606,14 @@ def _other_amount(
                 and leaf.field.isdisjoint(_unreal.BOUNDS)
             ):
                 own.add(leaf.amount)
-            elif not leaf.field or not leaf.field <= spoken:  # "total 84.00" names its field
+                continue
+            if (bounded := thing - _unreal.BOUNDS) != thing and bounded and bounded <= spoken:
+                ceilings.add(leaf.amount)  # "max_refund": a bound of the refund's sum
+            if not leaf.field or not leaf.field <= spoken:  # "total 84.00" names its field
                 outside.add(leaf.amount)
-    if not own or not own.isdisjoint(amounts):
+    if not own:
+        return not ceilings.isdisjoint(amounts) and spoken.isdisjoint(_unreal.BOUNDS)
+    if not own.isdisjoint(amounts):
         return False
     return not outside.isdisjoint(amounts)
 
