@@ -9,11 +9,13 @@ languages of :mod:`._languages` where a tool writes them as values); :mod:`.bind
 :mod:`.evidence` hold the hooks that read a payload by it:
 
 - a **context** word of a key (:data:`CONTEXTS`: ``preview``, ``simulation``, ``sample``,
-  ``proposed``, ``forecast``, ``what_if``) says the object or list under it is not the thing
-  now, and its flag (``"draft": true``) says so of the object holding it;
+  ``proposed``, ``forecast``, ``what_if``, ``available_actions``) says the object, the list
+  or the phrase under it is not the thing now (a name or a date under it, holding digits, is
+  read as any key's), and its flag (``"draft": true``; not ``"available": true``, of
+  :data:`_HOLDERS`) says so of the object holding it;
 - a **modal** word of a key (:data:`MODAL`: ``can``, ``allowed``, ``permissions``,
-  ``available``, ``auto``, ``if``) says what may be, or on what terms: its value, whatever
-  it is, states no act;
+  ``auto``, ``if``) says what may be, or on what terms: its value, whatever it is, states no
+  act;
 - a **setting** (:data:`SETTINGS`) says the whole call was not real: a flag of its words
   (``"dry_run": true``, ``"validate_only": true``, ``"mock": true``), one of its words under
   a key naming the call's mode (:data:`MODE_KEYS`: ``"environment": "sandbox"``), or a live
@@ -75,21 +77,22 @@ CONTEXTS: Final = frozenset(
     | {"dummy", "placeholder", "estimate", "estimated", "suggested", "suggestion", "scenario"}
     | {"scenarios", "whatif", "dry", "would", "if", "pretend", "sandbox", "schema", "schemas"}
     | {"expected", "predicted", "prediction", "recommended", "recommendation", "intended"}
+    | {"available"}
     | {"vorschau", "entwurf", "brouillon", "borrador", "bozza", "rascunho", "apercu"}
 )
 """Words of a key saying that what it holds is an instance of the thing that is not the
 thing now: a preview, a simulation, a sample or an example, a quote or a proposal, a
-forecast or an estimate, a draft, a what-if (``what_if``, ``would_result_in``)."""
+forecast or an estimate, a draft, a what-if (``what_if``, ``would_result_in``), what is on
+offer (``available_actions``)."""
 MODAL: Final = frozenset(
     {"can", "could", "may", "might", "should", "shall", "would", "allowed", "allow"}
     | {"allows", "permitted", "permit", "permits", "permission", "permissions", "capability"}
-    | {"capabilities", "able", "available", "possible", "auto", "automatic", "automatically"}
+    | {"capabilities", "able", "possible", "auto", "automatic", "automatically"}
     | {"if", "unless", "whether"}
 )
 """Words of a key saying what may be done, or on what terms, not what was: a capability
-(``can_approve_refund``), a permission (``permissions``, ``unlock_allowed``), what is on
-offer (``available_actions``), a rule that would act (``auto_approve_refund_below``) or a
-condition (``approved_if``)."""
+(``can_approve_refund``), a permission (``permissions``, ``unlock_allowed``), a rule that
+would act (``auto_approve_refund_below``) or a condition (``approved_if``)."""
 ENDED: Final = frozenset(
     {"superseded", "reverted", "invalidated", "annulled", "nullified", "overridden"}
     | {"overruled", "vacated", "rolledback", "expired", "lapsed"}
@@ -112,10 +115,11 @@ what its key may hold (``{"fields": {"refund_approved": "boolean"}}``)."""
 
 _HOLDERS: Final = frozenset(
     {"expected", "predicted", "prediction", "recommended", "recommendation", "intended"}
-    | {"schema", "schemas", "would", "if", "whatif", "quote", "quotes"}
+    | {"schema", "schemas", "would", "if", "whatif", "quote", "quotes", "available"}
 )
 """Context words that say so of what their key holds, but as a flag say another thing of
-their object (``"recommended": true`` of a product is no draft of it)."""
+their object (``"recommended": true`` of a product is no draft of it, nor ``"available":
+true`` of an item in stock)."""
 _TRUE_STRINGS: Final = frozenset({"true", "yes", "y", "on", "1"})
 _FLAG_GRAMMAR: Final = frozenset(
     {"is", "run", "mode", "only", "flag", "on", "use", "call", "request", "just", "enabled"}

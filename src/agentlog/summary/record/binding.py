@@ -123,7 +123,7 @@ context's or a modal key (``preview``, ``can_approve_refund``, ``approved_if``) 
 a context's flag marks (``"draft": true``) bind only an item that says the context's word, or
 none (:func:`_not_so_now`); a result a setting makes unreal (``"dry_run": true``) is read as a
 failure (:mod:`.evidence`); an ending key (``superseded_by``) undoes its object, and an item
-naming that object by its key (:func:`_ended`); a sum is the named thing's when the item says
+naming that object by its key (:func:`binds`); a sum is the named thing's when the item says
 its key's other words (``refund_amount``), never a bound's (``max_refund``), and a count is
 the field the item writes whole (``items_refunded``, not ``items``: :func:`_unnamed_amount`).
 
@@ -1171,12 +1171,15 @@ def binds(
     written = spoken | frozenset(text_words)  # its negated words too ("no connection")
     undoes = not spoken.isdisjoint(_UNDOING)
     keys = frozenset().union(*(p.keys for p in payloads))
+    # The objects a key says were undone or ended (``reverted_at``): an item naming one by
+    # its key ("unlock done" of "unlock": {...}) and no undoing leans on an ended state.
+    ended = _NONE if undoes else frozenset().union(*(s for p in payloads for s, _ in p.undoing))
     for word in words:
         if "~" in word or said(word):
             continue
         alternatives = forms(word) | {word}
         if not alternatives.isdisjoint(keys):
-            if not undoes and _ended(alternatives, payloads):
+            if ended and not alternatives.isdisjoint(ended):
                 return False  # "unlock": {"done": true, "reverted_at": ...}: undone
             # A word that names a field is the item naming it, not a state it says; but the
             # field says its own state, which the item must not leave out, unless the word
@@ -1194,12 +1197,6 @@ def binds(
         return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
     literal = frozenset(text_words)
     return not any(_misstated(p, spoken, ids, amounts, literal) for p in payloads)
-
-
-def _ended(alternatives: frozenset[str], payloads: Sequence[Payload]) -> bool:
-    """Whether the item names an object by its key (``"unlock": {...}``: "unlocked", "unlock
-    done") while a key of that object says it was undone or ended (``reverted_at``)."""
-    return any(not alternatives.isdisjoint(subject) for p in payloads for subject, _ in p.undoing)
 
 
 def _other_date(payloads: Sequence[Payload], spoken: frozenset[str], text: str) -> bool:
