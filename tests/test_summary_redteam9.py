@@ -32,10 +32,10 @@ and a sum or a count read as the field the item names whole (``refund_amount``'s
 of $84.00", ``items_refunded``'s for "3 items refunded"; a ceiling, ``max_refund``, is no
 sum granted), counted the same way: **none of the 600 ends** ``verified``: hypothetical
 parts 0 of 384, capabilities 0 of 120, ended or conditional states 0 of 72, another field's
-figure 0 of 24; through a compaction 0 of 4 and a handoff 0 of 4. Eleven more shapes of the
+figure 0 of 24; through a compaction 0 of 4 and a handoff 0 of 4. Twelve more shapes of the
 same families (:data:`MORE_SHAPES`: an expected result, a schema, a nested or camel-cased
-dry run, a flag written "yes", a sum requested beside the one approved, a ceiling alone) end
-as they do.
+dry run, a development environment, a flag written "yes", a sum requested beside the one
+approved, a ceiling alone) end as they do.
 """
 
 from __future__ import annotations
@@ -261,6 +261,7 @@ MORE_SHAPES: Final[list[tuple[str, dict[str, Any], list[str]]]] = [
     ("nested dry run", {"result": {"dry_run": True, "refund_approved": True}}, REFUND_WORDINGS),
     ("camel case", {"isDryRun": True, "refund_approved": True}, REFUND_WORDINGS),
     ("execution mode", {"execution_mode": "simulation", "refund_approved": True}, []),
+    ("development", {"environment": "development", "refund_approved": True}, []),
     ("a yes in a dry run", {"dry_run": True, "refund_approved": "yes"}, REFUND_WORDINGS),
     ("a yes in a failure", {"ok": False, "refund_approved": "yes"}, REFUND_WORDINGS),
     ("expired", {"refund": {"approved": True, "expired": True}}, REFUND_WORDINGS),

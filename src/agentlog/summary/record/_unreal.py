@@ -58,6 +58,7 @@ __all__ = [
 SETTINGS: Final = frozenset(
     {"dry", "mock", "mocked", "simulate", "simulated", "simulation", "sandbox", "sandboxed"}
     | {"test", "testing", "staging", "validate", "validation", "rehearsal", "demo", "fake"}
+    | {"dev", "development", "qa", "uat", "preprod"}
     # The same settings as a tool of another language writes them (folded, no accents).
     | {"prueba", "simulacion", "simulacao", "simulazione", "testmodus", "probelauf", "essai"}
 )
