@@ -155,7 +155,7 @@ _ASKING: Final = re.compile(
 )
 """A request of the customer or an offer, not a commitment."""
 _THIRD_DEADLINE: Final = re.compile(
-    r"^(?!(?:i|we|you)\b)(?:\w+['\u2019]?\w*\s){0,6}?(?:has|have) (?:until|till) ",
+    r"^(?!(?:i|we|you)\b)(?:\S+\s){0,6}?(?:has|have) (?:until|till) ",
     re.IGNORECASE,
 )
 """Someone else's deadline ("The merchant has until 9 July to respond"): what is awaited."""
@@ -286,7 +286,12 @@ def first_person_now(text: str) -> bool:
 
 def awaits(text: str) -> bool:
     """Whether an agent's clause says an outcome is awaited from someone else by a deadline."""
-    return "?" not in text and _THIRD_DEADLINE.search(text) is not None
+    # The words are looked for first: the pattern's search is costlier than a substring's.
+    return (
+        "?" not in text
+        and ("until" in text or "till" in text)
+        and _THIRD_DEADLINE.search(text) is not None
+    )
 
 
 def pending_status(value: str) -> bool:

@@ -12,11 +12,15 @@ It reads the same rendered transcript a model would, and builds:
   ``cancel_``, ``modify_``, ``refund_``, ..., or a result event that changed state) as
   ``<verb phrase> <object id>: <what changed>``, an operator's answer to a confirmation, and
   each handoff to another agent (``Handed to <agent>``);
-- ``commitments``: the agent's sentences that promise something ("I will", "will be
-  refunded", "within 5 days", ...), questions excluded, and not a promise to act now that a
-  later action kept ("I'll refund the second one": its decision says it);
+- ``commitments``: the clauses of the agents' sentences that say what will happen
+  (:mod:`._pending`: "HR will reply within 5 working days (HRC:2026:118)"), each with the
+  identifier it concerns when it writes none; not a finished action (its decision says it),
+  nor a promise to act now that a later action kept ("I'll refund the second one");
 - ``open_questions``: the customer's questions after the agent's last reply, calls still
-  without a result, and a final error.
+  without a result, outcomes a result or an agent says are awaited ("ESC-30218: decision by
+  May 26, 2026", a waiting status, "They have until 2026-05-25 to accept") unless a
+  commitment says as much, and a final error. A result's field a later commitment tells the
+  customer again is said once, in the commitment.
 
 Then every entity of the transcript that no item keeps is attached to an item citing the event
 it came from (the sentence around it, for a message), so the record passes the same validator
