@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache, partial
 from typing import Any, Final
@@ -182,7 +183,7 @@ class Evidence:
         self._users_only_seen: dict[tuple[str, int], bool] = {}
         self._exchanges: dict[str, tuple[Any, Any]] | None = None
         self._moved: dict[str, frozenset[str]] = {}
-        self._result_bodies: list[tuple[str | None, str]] | None = None
+        self._result_links: tuple[list[int], list[str | None]] | None = None
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
             # from its newest compaction on): those read as what the compaction says of them.
@@ -535,23 +536,33 @@ class Evidence:
         """Whether a tool result of the session says ``value`` (lower case), other than by
         repeating its own call's argument under another name (:func:`._echoes.moved`): a
         tool filing the caller's text as its ``state`` does not say it."""
-        if value not in self._tools_said()[0]:
+        said = self._tools_said()[0]
+        at = said.find(value)
+        if at < 0:
             return False  # most values: one search
-        if self._result_bodies is None:
-            self._result_bodies = []
+        if self._result_links is None:
+            # Where each result's line starts in ``said`` (joined as :meth:`_tools_said`
+            # joins them), and the call it answers.
+            starts, links, offset = [], [], 0
             for eid, lines in self._lines.items():
                 event = self.events.get(eid)
-                links = iter([r.id for r in event.function_responses()] if event else [])
+                ids = iter([r.id for r in event.function_responses()] if event else [])
                 for kind, author, body in lines:
-                    link = next(links, None) if kind == "result" else None
+                    link = next(ids, None) if kind == "result" else None
                     if kind == "result" and author != USER_AUTHOR:
-                        self._result_bodies.append((link, body.lower()))
+                        starts.append(offset)
+                        links.append(link)
+                        offset += len(body) + 1
+            self._result_links = (starts, links)
+        starts, links = self._result_links
         quoted = json.dumps(value)
-        for link, body in self._result_bodies:
-            if value in body and (
-                value not in self._moved_of(link) or value in body.replace(quoted, '""')
-            ):
+        while at >= 0:  # each result line holding it, once
+            index = bisect_right(starts, at) - 1
+            end = starts[index + 1] - 1 if index + 1 < len(starts) else len(said)
+            body = said[starts[index] : end]
+            if value not in self._moved_of(links[index]) or value in body.replace(quoted, '""'):
                 return True
+            at = said.find(value, end)
         return False
 
     def _moved_of(self, link: str | None) -> frozenset[str]:

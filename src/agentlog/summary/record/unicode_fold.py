@@ -104,11 +104,16 @@ def fold(text: str) -> str:
     """``text`` as patterns read it (see the module docstring); lower-cased."""
     if text.isascii():
         return text.lower()
+    return _fold_wide(text, wide_chars(text))
+
+
+def _fold_wide(text: str, wide: set[str]) -> str:
+    """:func:`fold` of a text that is not ASCII, whose distinct wide characters are ``wide``."""
     # Most texts hold a handful of distinct wide characters, often none to change: one
     # ``replace`` each (a fast scan in C) beats decomposing and translating the whole text.
     # Decomposing character by character gives what NFKD gives here, as the combining marks
     # whose order NFKD would settle are removed anyway.
-    for char in wide_chars(text):
+    for char in wide:
         new = _folded(char)
         if new != char:
             text = text.replace(char, new)
@@ -145,8 +150,9 @@ def fold_words(text: str) -> str:
     its own script (see the module docstring): the reading in which words are compared."""
     if text.isascii():
         return text.lower()
-    if not any(map(_disguise, wide_chars(text))):
-        return fold(text)  # no look-alike to keep: most texts
+    wide = wide_chars(text)
+    if not any(map(_disguise, wide)):
+        return _fold_wide(text, wide)  # no look-alike to keep: most texts
     text = unicodedata.normalize("NFC", text)  # a letter and its accent are one: words whole
     pieces: list[str] = []
     last = 0
