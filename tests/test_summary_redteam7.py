@@ -57,7 +57,8 @@ A result's string equal to its own call's argument under a key sharing no word w
 argument's (``"q"`` handed back as ``"state"``) repeats it (``record/_echoes.py``): 32
 (family 4: none).
 A past participle in a tool's name (``refund_approved``, ``manager_approved_full_refund``) is
-not what its call did (``record/evidence.py``): 8 (family 12: none).
+not what its call did, and a result handing back only what its call sent reports no act
+(``record/evidence.py``): 8 (family 12: none).
 A top key of refusal over an object (``"rejected_input": {...}``) reports the call's failure
 (``record/evidence.py``): none of 1,197 (family 2: none). :data:`_OPEN` is empty.
 """
@@ -685,9 +686,27 @@ def test_a_participle_in_a_tools_name_is_not_what_it_did(name: str, wording: str
 
 
 @pytest.mark.parametrize(
+    ("name", "wording"),
+    [
+        ("manager_approval_full_refund", "A-1001: manager approval, full refund."),
+        ("refund_approval", "A-1001 refund approval."),
+        ("full_refund_ok", "A-1001 full refund ok."),
+        ("approve_refund", "A-1001 refund approved."),
+        ("grant_full_refund", "A-1001 full refund granted."),
+    ],
+)
+def test_a_result_handing_back_only_the_request_reports_no_act(name: str, wording: str) -> None:
+    """A result holding nothing but what its call sent (``{"order_id": "A-1001"}``) reports
+    no outcome: the tool's name, a noun or a verb, is no act it did."""
+    events = tool_session(name, {"order_id": "A-1001"}, {"order_id": "A-1001"})
+    assert verified_cases(events, [wording]) == []
+
+
+@pytest.mark.parametrize(
     ("name", "answer", "wording"),
     [
         ("approve_refund", {"order_id": "A-1001", "ok": True}, "A-1001 refund approved."),
+        ("approve_refund", {"order_id": "A-1001", "refund_id": "R-77"}, "A-1001 refund approved."),
         (
             "mark_refund_approved",
             {"order_id": "A-1001", "refund": "approved"},

@@ -24,8 +24,9 @@ tier, from the strongest witness down:
   result's string that only repeats the user's earlier words is an echo, whatever its key, and
   so is one, however short, that repeats its own call's argument under a key sharing no word
   with the argument's (:mod:`._echoes`); a past participle in a tool's name
-  (``refund_approved``) is not what its call did, only its other words are; an artifact holds
-  its name as an identifier, not as words;
+  (``refund_approved``) is not what its call did, only its other words are, and none is when
+  the result hands back only what the call sent (``{"order_id": "A-1001"}``: no outcome of its
+  own); an artifact holds its name as an identifier, not as words;
 - ``agent``: any other text by an agent: model prose, a callback's canned reply, and a tool
   call the session holds no result of, or only an error (``{"error": ...}``, a status of
   failure, a key of refusal over an object: ``"rejected_input": {...}``): what the agent
@@ -379,7 +380,10 @@ class Evidence:
             if tier == "evidence" and payload is not None and kind == "result":
                 echo = partial(self._unechoed, event_id=event_id, link=link)
             if tier == "evidence" and payload is not None:
-                echo = _as_act(payload[0], echo)
+                # A result that hands back only what its call sent reports no outcome: the
+                # tool's name is then no act that it did, for the call as for the result.
+                said = link is None or not self._only_echoes(link)
+                echo = _as_act(payload[0], echo, said)
             if kind == "call" and tier == "evidence" and payload is not None:
                 asked = self._asked_only(payload, event_id)
                 if asked is not None:
@@ -565,11 +569,23 @@ class Evidence:
             at = said.find(value, end)
         return False
 
-    def _moved_of(self, link: str | None) -> frozenset[str]:
-        """What the result of the call ``link`` repeats of the call's arguments under another
-        name (:func:`._echoes.moved`), read once per exchange."""
-        if link is None:
-            return frozenset()
+    def _only_echoes(self, link: str) -> bool:
+        """Whether the result of the call ``link`` holds nothing but what the call sent
+        (``{"order_id": "A-1001"}`` for ``{"order_id": "A-1001"}``): no outcome of its own."""
+        exchange = self._exchange(link)
+        if exchange is None:
+            return False
+        args, response = exchange
+        return (
+            isinstance(response, dict)
+            and bool(response)
+            and isinstance(args, dict)
+            and all(k in args and args[k] == v for k, v in response.items())
+        )
+
+    def _exchange(self, link: str) -> tuple[Any, Any] | None:
+        """The arguments of the call ``link`` and its result's payload, if the session holds
+        both (indexed once)."""
         if self._exchanges is None:
             args: dict[str, Any] = {}
             self._exchanges = {}
@@ -580,9 +596,16 @@ class Evidence:
                     result = part.function_response
                     if result is not None and result.id is not None and result.id in args:
                         self._exchanges[result.id] = (args[result.id], result.response)
+        return self._exchanges.get(link)
+
+    def _moved_of(self, link: str | None) -> frozenset[str]:
+        """What the result of the call ``link`` repeats of the call's arguments under another
+        name (:func:`._echoes.moved`), read once per exchange."""
+        if link is None:
+            return frozenset()
         found = self._moved.get(link)
         if found is None:
-            exchange = self._exchanges.get(link)
+            exchange = self._exchange(link)
             found = frozenset() if exchange is None else moved(*exchange, skip=_id_like)
             self._moved[link] = found
         return found
@@ -833,14 +856,16 @@ def _nothing_made(tool: str, response: Any) -> bool:
     )
 
 
-def _as_act(name: str, then: Callable[[str], str] | None) -> Callable[[str], str] | None:
+def _as_act(
+    name: str, then: Callable[[str], str] | None, said: bool = True
+) -> Callable[[str], str] | None:
     """How a call's or a result's line reads when its tool's name holds past participles
     (``refund_approved``, ``manager_approved_full_refund``, ``return_delivered_order_items``),
     then by ``then``: with those words left out of the name. A name says what its tool does;
     a participle in it is a state the agent presumed when it chose the tool (an order that is
     delivered), or a claim spelt as a name, never what the call did: the payload, or another
     event, must say it."""
-    act = _act_name(name)
+    act = _act_name(name) if said else ""
     if act == name:
         return then
 
