@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from agentlog.summary.record._scan import amount_key, date_entities
@@ -333,10 +334,15 @@ def with_ids(clause: str, ids: Iterable[str]) -> str:
     return f"{clause.rstrip('.')} ({', '.join(extra)})."
 
 
-def marks(text: str) -> set[str]:
+@lru_cache(maxsize=256)  # the same commitments are asked about for each item of a record
+def marks(text: str) -> frozenset[str]:
     """What identifies what ``text`` is about: its identifiers (case folded), dates (their
     entity keys, ``date:2026-07-09``, or ``date:--07-09`` without a year) and amounts (as their
     value), to ask whether one item says what another does (:func:`within`)."""
+    return frozenset(_marks(text))
+
+
+def _marks(text: str) -> set[str]:
     found = {i.casefold() for i in ids_in(text)}
     found |= {d.key for d in date_entities(text)}
     for m in _AMOUNT.finditer(text):
@@ -346,7 +352,7 @@ def marks(text: str) -> set[str]:
     return found
 
 
-def within(asked: set[str], said: set[str]) -> bool:
+def within(asked: Iterable[str], said: frozenset[str] | set[str]) -> bool:
     """Whether every mark of ``asked`` is one of ``said``, a date without a year matching the
     same day of any year either way."""
     yearless = {"date:--" + m[-5:] for m in said if m.startswith("date:")}
@@ -373,7 +379,7 @@ def told_again(key: str, value: str, said: str) -> bool:
     value = value.strip()
     if len(value) < _SHORTEST:
         return False
-    if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said, re.IGNORECASE):
+    if _whole_in(said.casefold(), value.casefold()):
         return True
     amount = amount_key(value) if _NUMBER.fullmatch(value) else None
     if amount is not None:
@@ -388,6 +394,19 @@ def told_again(key: str, value: str, said: str) -> bool:
         undated = undated.replace(d.text, " ")
     numbers = set(_DIGITS.findall(undated))
     return within({d.key for d in dated}, marks(said)) and numbers <= set(_DIGITS.findall(said))
+
+
+def _whole_in(text: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``text`` with no letter or digit glued to either end."""
+    at = text.find(value)
+    while at >= 0:
+        end = at + len(value)
+        if (at == 0 or not text[at - 1].isalnum()) and (
+            end == len(text) or not text[end].isalnum()
+        ):
+            return True
+        at = text.find(value, at + 1)
+    return False
 
 
 def same_day(said: str, question: str) -> bool:
