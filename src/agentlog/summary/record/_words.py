@@ -84,6 +84,9 @@ _NEGATED: Final = re.compile(
 """A negator, the grammar after it, and the word it negates, in a text spaced by
 :func:`_spaced` with a space before it (a literal first: the engine skips to each space)."""
 _SPACED_NEGATORS: Final = tuple(f" {n} " for n in _NEGATORS)
+_WIDE_NEGATOR_STARTS: Final = frozenset(f" {n[0]}" for n in _NEGATORS if not n.isascii())
+"""A space and the first letter of each negator that is not ASCII (Cyrillic, Greek): a text
+holding none of them holds none of those negators."""
 NEGATED: Final = "not~"
 """How a word reads after a negator: "not refundable" holds ``not`` and ``not~refundable``,
 never ``refundable``, so a payload's ``not_refundable`` does not hold an item's "refundable"."""
@@ -429,7 +432,7 @@ def _negated(spaced: str) -> str:
     """``spaced`` with each word a negator governs read as :data:`NEGATED` (see there)."""
     padded = f" {spaced}"
     if (
-        padded.isascii()
+        (padded.isascii() or not any(w in padded for w in _WIDE_NEGATOR_STARTS))
         and " n" not in padded  # "not", "no", "never", "nicht", "nao", "niet", "nie", ...
         and " without " not in padded
         and " kein" not in padded

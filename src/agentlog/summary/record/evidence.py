@@ -549,6 +549,8 @@ class Evidence:
             # joins them), and the call it answers.
             starts, links, offset = [], [], 0
             for eid, lines in self._lines.items():
+                if not any(line[0] == "result" for line in lines):
+                    continue
                 event = self.events.get(eid)
                 ids = iter([r.id for r in event.function_responses()] if event else [])
                 for kind, author, body in lines:
@@ -559,7 +561,7 @@ class Evidence:
                         offset += len(body) + 1
             self._result_links = (starts, links)
         starts, links = self._result_links
-        quoted = json.dumps(value)
+        quoted = _quoted(value)
         while at >= 0:  # each result line holding it, once
             index = bisect_right(starts, at) - 1
             end = starts[index + 1] - 1 if index + 1 < len(starts) else len(said)
@@ -600,13 +602,16 @@ class Evidence:
 
     def _moved_of(self, link: str | None) -> frozenset[str]:
         """What the result of the call ``link`` repeats of the call's arguments under another
-        name (:func:`._echoes.moved`), read once per exchange."""
+        name (:func:`._echoes.moved`), read once per exchange (not walked when no tool result
+        of the session holds one of the call's strings)."""
         if link is None:
             return frozenset()
         found = self._moved.get(link)
         if found is None:
             exchange = self._exchange(link)
-            found = frozenset() if exchange is None else moved(*exchange, skip=_id_like)
+            found = frozenset()
+            if exchange is not None and _repeats_any(exchange[0], self._tools_said()[0]):
+                found = moved(*exchange, skip=_id_like)
             self._moved[link] = found
         return found
 
@@ -619,7 +624,7 @@ class Evidence:
         support it (``"q": "refund approved"`` handed back as ``"state"``)."""
         for value in self._moved_of(link):
             if not _id_like(value) and self._users_only(value, event_id):
-                text = re.sub(re.escape(json.dumps(value)), '""', text, flags=re.IGNORECASE)
+                text = re.sub(re.escape(_quoted(value)), '""', text, flags=re.IGNORECASE)
         if text.count(" ") - 2 * text.count('": ') < _ECHO_WORDS - 1:
             return text  # too few spaces for any such string
         said = self._said_before(event_id)
@@ -837,6 +842,21 @@ def _reports_failure(response: Any) -> bool:
 
 
 _NAME_RUN: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _quoted(value: str) -> str:
+    """``value`` as the transcript's JSON writes a string (quoted, not ASCII-escaped)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _repeats_any(args: Any, line: str) -> bool:
+    """Whether ``line`` (lower case) may hold a string argument of ``args`` that is not an
+    identifier (a cheap test before :func:`._echoes.moved`; nested arguments are walked)."""
+    if not isinstance(args, dict):
+        return True  # read in full
+    return any(
+        isinstance(v, str) and not _id_like(v) and v.strip().lower() in line for v in args.values()
+    ) or any(isinstance(v, dict | list | tuple) for v in args.values())
 
 
 @lru_cache(maxsize=4096)
