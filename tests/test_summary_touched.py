@@ -120,10 +120,11 @@ def test_the_extractive_record_keeps_the_write_and_leaves_the_listing_out() -> N
     (decision,) = record.decisions
     assert decision.sources == ("e4", "e5")
     assert "ZW9R2T" in decision.text
-    # The refund id is said once: in the promise that tells the customer when it follows.
+    # The refund id stays in the decision, where the tool's result verifies it, though the
+    # promise that tells the customer when it follows names it too.
+    assert "rf_88120" in decision.text
     (promise,) = record.commitments
     assert "rf_88120" in promise.text
-    assert "rf_88120" not in decision.text
     assert "KX4P7Q" not in record.text()
     assert "MB3N8V" not in record.text()
     # The search is one fact: how many it found and the entry the conversation used.

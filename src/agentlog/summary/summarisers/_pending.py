@@ -372,20 +372,26 @@ number or word there."""
 
 def told_again(key: str, value: str, said: str) -> bool:
     """Whether a write's result field is one the agent's later commitment ``said`` tells the
-    customer again, so the record says it once: the value whole (``refund RF-220931``,
-    ``window 13:00 to 17:00``), or a date or time whose dates (however written) and numbers
-    are all in it (``window 2026-04-09 18:00-22:00`` for "on 9 April between 18:00 and
-    22:00")."""
+    customer again, so the record says it once: the value whole (``window 13:00 to 17:00``),
+    or a date or time whose dates (however written) and numbers are all in it (``window
+    2026-04-09 18:00-22:00`` for "on 9 April between 18:00 and 22:00"). Never an identifier
+    or a sum (``refund RF-220931``, ``paid 318.5``): the tool said those, the commitment only
+    repeats them."""
     value = value.strip()
     if len(value) < _SHORTEST:
         return False
+    if (
+        _NUMBER.fullmatch(value)
+        or is_id_key(key)
+        or identifier_shaped(value)
+        or _AMOUNT.search(value)
+        or "@" in value
+    ):
+        # An identifier or a sum the tool answered stays in the item citing the tool, where it
+        # is verified: a commitment repeating it is the agent's word only.
+        return False
     if _whole_in(said.casefold(), value.casefold()):
         return True
-    amount = amount_key(value) if _NUMBER.fullmatch(value) else None
-    if amount is not None:
-        return amount in marks(said)  # "paid 318.5" for "$318.50 back to your card"
-    if is_id_key(key) or identifier_shaped(value) or _AMOUNT.search(value) or "@" in value:
-        return False
     dated = list(date_entities(value))
     if not dated:
         return False

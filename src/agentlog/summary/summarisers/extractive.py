@@ -790,8 +790,8 @@ class _Builder:
 
     def told_fact(self, fact: SummaryItem, commitments: Sequence[SummaryItem]) -> SummaryItem:
         """``fact`` without the fields a later commitment tells the customer again
-        (:func:`told_again`): "Booking RR9M2D: paid 318.5" when "$318.50 back to
-        card_4410087" follows (the record says each once)."""
+        (:func:`told_again`): a time window the promise says again (the record says each
+        once); its identifiers and sums stay, verified here."""
         parts = self.read_parts.get(fact.text)
         said = self.later(fact, commitments) if parts is not None else ""
         if parts is None or not said:
