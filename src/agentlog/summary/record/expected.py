@@ -181,11 +181,13 @@ def entity_occurrences(
     entities = patterns.find(text, mentioned=False, scan=scan, settle=True)
     # An amount or a date read where a learned identifier is (``GBP 5000`` passed to a call)
     # is that, kept by a record or not: their spans, for the identifier to give way.
-    values = (
-        sorted((e.start, e.start + len(e.text)) for e in entities if e.kind in _READ_AS_VALUES)
-        if patterns.learn
-        else []
-    )
+    values: dict[int, int] = {}
+    if patterns.learn:
+        for e in entities:
+            if e.kind in _READ_AS_VALUES:
+                end = e.start + len(e.text)
+                if values.get(e.start, -1) < end:
+                    values[e.start] = end
     if skip:
         entities = [e for e in entities if e.key not in skip]
     for entity in entities:  # in order: walk the lines
@@ -234,23 +236,17 @@ def entity_occurrences(
 _READ_AS_VALUES: Final = frozenset({"money", "date"})
 
 
-def _covered(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    """Whether the last of ``spans`` (sorted) that starts at ``start`` or before holds
-    ``start`` to ``end`` (entities of one place start there: an amount, a learned id)."""
-    at = bisect_right(spans, (start, 1 << 62)) - 1
-    return at >= 0 and spans[at][1] >= end
-
-
 def _learned_occurrences(
     parsed: ParsedTranscript,
     patterns: EntityPatterns,
     have: Collection[str],
     skip: Collection[str],
-    values: Sequence[tuple[int, int]] = (),
+    values: Mapping[int, int] | None = None,
 ) -> Iterator[tuple[Entity, str | None]]:
     """The occurrences of learned identifiers that no pattern found and ``skip`` leaves,
-    without an identifier an amount or a date of ``values`` (their spans, sorted) covers at
-    any of its occurrences: ``GBP 5000`` is an amount however a call passed it."""
+    without an identifier that an amount or a date starting where it does (``values``: where
+    each ends, by where it starts) covers at any of its occurrences: ``GBP 5000`` is an
+    amount however a call passed it."""
     learned = parsed.learned()
     wanted = [k for k in learned.keys() if k not in have and k not in skip]  # noqa: SIM118
     if not wanted:
@@ -266,7 +262,7 @@ def _learned_occurrences(
             continue
         # An identifier written in groups (``XQ 9033``) is found in any grouping, or none.
         spans = list(token_spans(lowered, key[3:], spaced=" " in shown))
-        if values and any(_covered(values, start, end) for start, end in spans):
+        if values and any(values.get(start, -1) >= end for start, end in spans):
             continue
         for start, end in spans:
             line = parsed.line_at(start)

@@ -295,6 +295,10 @@ def _is_grouped(value: str, *, keyed: bool = False) -> bool:
     a key names it (``keyed``), its digits are not all in quantities: ``512GB SSD`` is what
     a product has (a postcode's ``LE2 3TB`` is no quantity). A date written in capitals
     (``12 JUN 2026``) is a date."""
+    # The shape first: most values with a space are prose, which fails it at once.
+    plain = _GROUPED.fullmatch(value) is not None
+    if not plain and _JOINED_GROUPS.fullmatch(value) is None:
+        return False
     groups = value.split(" ")
     if not keyed and all(_QUANTITY.fullmatch(g) is not None for g in groups if not g.isalpha()):
         return False
@@ -302,11 +306,9 @@ def _is_grouped(value: str, *, keyed: bool = False) -> bool:
         iter(date_entities(value.title())), None
     ):
         return False  # the date patterns read a month's name as written in prose
-    if _GROUPED.fullmatch(value) is not None:
+    if plain:
         whole = value.replace(" ", "")
         return identifier_shaped(whole) or (whole.isdigit() and len(whole) >= _GROUPED_MIN)
-    if _JOINED_GROUPS.fullmatch(value) is None:
-        return False
     if any(_is_date_or_number(g) for g in groups if not g.isalnum()):
         return False
     # One token once squeezed, a dot read as the other joiners are: shaped as one.
