@@ -348,6 +348,8 @@ class Payload:
     proper: frozenset[str] = frozenset()
     """The values (lower case) written as names under a key naming a thing (``"city":
     "Bristol"``): what the thing is called, not a state of it."""
+    under: dict[str, list[int]] = _default(default_factory=dict, compare=False, repr=False)
+    """The places of the leaves under each key word (:func:`_under`), made on first use."""
 
 
 class _Reading:
@@ -1453,33 +1455,26 @@ def _state_unsaid(
     negated = frozenset(w[len(NEGATED) :] for w in text_words if w.startswith(NEGATED))
     unsaid = False
     for payload in payloads:
-        for leaf in payload.leaves:
-            in_field = not alternatives.isdisjoint(leaf.field)
-            if not in_field and alternatives.isdisjoint(leaf.subject):
-                continue
+        for leaf in _under(payload, alternatives):
             if leaf.past or leaf.prose or leaf.member:
                 continue  # held before, free text, a list's member: no state of it now
-            if leaf.thing is not None and ids and _another(leaf.thing, ids, payload):
-                continue
-            flag = not leaf.words and leaf.amount is None and not leaf.void
             if (leaf.amount is not None and leaf.amount in amounts) or not leaf.words.isdisjoint(
                 spoken
             ):
-                return False  # "late fee of $25.00", "warranty active": what the thing is
-            if flag and leaf.states and (leaf.states <= alternatives or leaf.states & spoken):
-                return False  # "refund_approved": true for "refund approved"
-            if unsaid or not leaf.states:
+                said = True  # "late fee of $25.00", "warranty active": what the thing is
+            elif not leaf.words and leaf.amount is None and not leaf.void and leaf.states:
+                # a flag: "refund_approved": true for "refund approved"
+                said = leaf.states <= alternatives or not leaf.states.isdisjoint(spoken)
+            else:
+                said = False
+            if not said and (unsaid or not _unsaid_state(leaf, alternatives, spoken, negated)):
                 continue
-            if leaf.clause or leaf.records or (leaf.words and not leaf.state):
-                continue  # a sentence, a record of a list, a name: no state of the thing
             if leaf.field and leaf.value in payload.proper:
                 continue  # "city": "Bristol": what it is called
-            if not in_field and (
-                (leaf.words and leaf.field) or not leaf.subject <= spoken
-            ):  # of a part the item does not name, or a field of the object (its "name")
-                continue
-            if leaf.void and (not leaf.states <= spoken or _negates(negated, leaf.states)):
-                continue  # an act not so is a state the item says only by naming the act
+            if leaf.thing is not None and ids and _another(leaf.thing, ids, payload):
+                continue  # another thing's (read last: it reads the object's names)
+            if said:
+                return False
             unsaid = True
         if not unsaid and spoken.isdisjoint(_BOUNDS):
             unsaid = any(not alternatives.isdisjoint(rest) for _, rest in payload.lapsed)
@@ -1532,6 +1527,38 @@ def _written(node: Any, text: str, depth: int = 0) -> bool:
     if isinstance(node, list | tuple):
         return any(_written(v, text, depth + 1) for v in node)
     return False
+
+
+def _unsaid_state(
+    leaf: Leaf, alternatives: frozenset[str], spoken: frozenset[str], negated: frozenset[str]
+) -> bool:
+    """Whether ``leaf`` (under a key with one of ``alternatives``, saying nothing the item
+    says) is a state of the thing the key names (:func:`_state_unsaid`)."""
+    if not leaf.states or leaf.clause or leaf.records or (leaf.words and not leaf.state):
+        return False  # a sentence, a record of a list, a name: no state of the thing
+    if alternatives.isdisjoint(leaf.field) and (
+        (leaf.words and leaf.field) or not leaf.subject <= spoken
+    ):
+        return False  # of a part the item does not name, or a field of the object
+    # An act not so is a state the item says only by naming the act.
+    return not leaf.void or (leaf.states <= spoken and not _negates(negated, leaf.states))
+
+
+def _under(payload: Payload, alternatives: frozenset[str]) -> list[Leaf]:
+    """The leaves of ``payload`` whose key path or own key has one of ``alternatives``, in
+    the payload's order: read through an index of the payload's key words, made on first use
+    (most payloads an item cites hold many leaves, few under the word it names)."""
+    index = payload.under
+    if not index:
+        for at, leaf in enumerate(payload.leaves):
+            for word in leaf.subject | leaf.field:
+                index.setdefault(word, []).append(at)
+        index[""] = []  # made, even for a payload with no key words
+    leaves = payload.leaves
+    places = [index[w] for w in alternatives if w in index]
+    if len(places) == 1:
+        return [leaves[at] for at in places[0]]
+    return [leaves[at] for at in sorted({at for found in places for at in found})]
 
 
 def _negates(negated: frozenset[str], words: Collection[str]) -> bool:
