@@ -583,6 +583,16 @@ def test_an_identifier_with_a_dotted_part_the_messages_and_a_result_share_is_lea
     assert not {"2.5mg", "10.30am", "12.50", "j.doe2"} & got
 
 
+def test_a_version_a_result_and_a_message_share_is_no_identifier() -> None:
+    # A release a thing runs is what it has (tests/test_summary_shapes.py: no entity).
+    events = [
+        event(1, "user", Part(text="My app is on v2.14.3 and crashes.")),
+        event(2, "agent", Part.from_function_call("get_app", {"q": "app"}, "c1")),
+        event(3, "get_app", Part.from_function_response("get_app", {"v": "v2.14.3"}, "c1")),
+    ]
+    assert not {"v2.14.3", "v2.14", "v2"} & found(events)
+
+
 def test_an_amount_passed_to_a_call_in_groups_is_an_amount_not_an_identifier() -> None:
     call = {"limit": "CHF 7000", "plan": "NOK 1250", "desk": "ZR 7000"}
     events = [

@@ -23,7 +23,8 @@ an identifier of the session when it is, in the rendered transcript:
    agent's text): an id the tools returned and the conversation names; a result's string
    that is an identifier written with a space inside (``RCT 2026 441907``) counts when a
    message writes it whole, and so does a message's token with a part joined by ``.``
-   (``042-117-09.3``, ``v2.14.3``) that a result holds whole: one identifier, not its parts;
+   (``042-117-09.3``) that a result holds whole: one identifier, not its parts (a version,
+   ``v2.14.3``, is none);
    and a prefix of capitals before a number in groups or of joined runs (``INV 2026/117``)
    that a result's prose writes too;
 4. **introduced by a tool result's prose and used by the conversation**: capitals or digits
@@ -162,6 +163,8 @@ _UNITS: Final = (
 _QUANTITY: Final = re.compile(_UNITS, re.IGNORECASE)
 """A number and its unit (``100GB``, ``2.5kg``, ``24hrs``)."""
 _NOT_ID: Final = re.compile(_WHEN + "|" + _UNITS, re.IGNORECASE)
+_VERSION: Final = re.compile(r"[vV]\d+(?:\.\d+){1,3}")
+"""A software version (``v2.14.3``): not an identifier, as a size or a time is none."""
 _COUNTED: Final = re.compile(r"\d{1,4}(?:-[A-Za-z]?[a-z]+)+")
 """A number and a word, hyphenated: what a thing has (``3-seat``, ``2-day``, ``10-pack``,
 ``4-door``), not an identifier."""
@@ -669,9 +672,9 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
 
 def _dotted_tokens(text: str) -> list[str]:
     """The tokens of ``text`` (ASCII) with a part joined by ``.`` that are identifier-shaped
-    once the dot is read as ``-`` (``042-117-09.3``, ``v2.14.3``, ``AB12.C``): not digits and
-    dots only (an amount, a dotted date, a dotted code: :func:`dotted_code`), no quantity or
-    time (``2.5mg``, ``10.30am``), no e-mail address or path."""
+    once the dot is read as ``-`` (``042-117-09.3``, ``AB12.C``): not a version (``v2.14.3``),
+    digits and dots only (an amount, a dotted date, a dotted code: :func:`dotted_code`), no
+    quantity or time (``2.5mg``, ``10.30am``), no e-mail address or path."""
     # In a copy where each letter or digit reads "A", a dot between two of them is a literal
     # the search jumps to; the token around it ends at the spaces of a copy that keeps the
     # token characters ("@", "/" and ":" among them, so that an address or a path is seen
@@ -695,6 +698,8 @@ def _dotted_tokens(text: str) -> list[str]:
             continue
         if word.replace(".", "").isdigit() or _NOT_ID.fullmatch(word) is not None:
             continue
+        if _VERSION.fullmatch(word) is not None:
+            continue  # a release a thing runs (v2.3.1), what it has, as a size or a weight is
         if identifier_shaped(word.replace(".", "-")):
             found.append(word)
     return sorted(found)  # in one order in every process
