@@ -51,10 +51,11 @@ true}``), is the customer's word relayed, not the call's, even for an item namin
 (family 8: 3). With it, 8 of 685: family 3's customer history (``"customer":
 {"refund_history": {"last": "approved"}}``), a nested object that names no identifier, whose
 state the item's "refund" names in part with nothing nearer; a strict xfail (:data:`_OPEN`).
-Seven attacks in domains and shapes the four rules were not written for (:data:`ELSEWHERE`:
+Nine attacks in domains and shapes the four rules were not written for (:data:`ELSEWHERE`:
 a policy's lapsed coverage, a household's other account by a bare ``id``, a return shipment,
-a scheduled payout, a refund window already closed, a renewal awaiting a doctor) all ended
-``verified`` before them and none does with them.
+a scheduled payout, a refund window already closed, a renewal awaiting a doctor, a writing
+tool named for the thing it answers the state of) all ended ``verified`` before them and none
+does with them.
 """
 
 from __future__ import annotations
@@ -651,8 +652,16 @@ ELSEWHERE: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
         {"prescription": {"renewal": "awaiting doctor"}},
         "MRN-44120 prescription renewal.",
     ),
+    # A writing tool named for the thing, answering its state.
+    (
+        "unlock_account",
+        {"account_id": "ACC-5521"},
+        {"unlock": {"queued": True}},
+        "ACC-5521 unlocked.",
+    ),
+    ("renew_warranty", {"serial": "SN-88213"}, {"warranty": "expired"}, "SN-88213 under warranty."),
 ]
-"""Seven attacks no rule here was written for (all ``verified`` before them)."""
+"""Nine attacks no rule here was written for (all ``verified`` before them)."""
 
 
 @pytest.mark.parametrize(
@@ -853,6 +862,26 @@ CONTROLS += [
             {"sub": "sub_9XK2", "refund_eligible_until": "2027-01-01"},
         ),
         "sub_9XK2 refund eligible.",
+    ),
+]
+
+# A writing tool named for the thing, answering the state the item says.
+CONTROLS += [
+    (
+        tool_session(
+            "renew_warranty",
+            {"serial": "SN-88213"},
+            {"serial": "SN-88213", "warranty": "renewed"},
+        ),
+        "SN-88213 warranty renewed.",
+    ),
+    (
+        tool_session(
+            "update_marketing_preferences",
+            {"email": "ana@example.com", "marketing_emails": False},
+            {"email": "ana@example.com", "marketing_emails": False, "updated": True},
+        ),
+        "Updated marketing preferences: email ana@example.com.",
     ),
 ]
 

@@ -1447,11 +1447,16 @@ def _state_unsaid(
     outside (``"warranty_until"`` a day before it). A value the item writes (a word, a sum)
     under the word says the thing's state; a name, a number, free text, a list's member or
     record, a past state or another thing's (:mod:`._things`) is no state of it, nor a value
-    written as a name (``"city": "Bristol"``). A word of a
-    writing tool's name (``update_marketing_preferences``) names what the call acted on: the
-    act is what the item says of it."""
-    if any(not p.reads and not alternatives.isdisjoint(p.tool) for p in payloads):
-        return False
+    written as a name (``"city": "Bristol"``). A word of a writing tool's name
+    (``update_marketing_preferences``) names what the call acted on when the item says the
+    act in another of its words ("updated"): the act is what the item says of it."""
+    if any(
+        not p.reads
+        and not alternatives.isdisjoint(p.tool)
+        and not (p.tool - alternatives).isdisjoint(spoken)
+        for p in payloads
+    ):
+        return False  # "updated marketing preferences": the act says what the item says
     negated = frozenset(w[len(NEGATED) :] for w in text_words if w.startswith(NEGATED))
     unsaid = False
     for payload in payloads:
