@@ -83,7 +83,7 @@ def test_the_promise_is_its_clause_with_the_id_its_message_names() -> None:
         ev("e4", "agent", Part(text=text)),
     ]
     (promise,) = record_of(events).commitments
-    assert promise.text == "we'll text you when it's final (DSP-2026-004502)."
+    assert promise.text == "We'll text you when it's final (DSP-2026-004502)."
     assert promise.sources == ("e4",)
 
 
@@ -144,7 +144,7 @@ def test_an_awaited_outcome_a_commitment_says_goes_and_a_field_told_again_is_sai
     ]
     record = record_of(events)
     assert [c.text for c in record.commitments] == [
-        "you'll have a decision by May 26, 2026, by email (ESC-30218)."
+        "You'll have a decision by May 26, 2026, by email (ESC-30218)."
     ]
     assert record.open_questions == ()  # "ESC-30218: decision by May 26, 2026" says no more
     (decision,) = record.decisions
@@ -182,3 +182,44 @@ def test_a_deadline_a_result_says_on_the_same_day_is_said_once() -> None:
     (question,) = record_of(events).open_questions
     assert question.text == "DSP-2026-004417: merchant response due 2026-07-09"
     assert question.sources == ("e2", "e3")
+
+
+def test_a_colon_inside_brackets_ends_no_clause() -> None:
+    sentence = (
+        "The Wireless Earbud (item ID: 2757705742) will be exchanged for the blue one"
+        " (item ID: 1646531091) from order #W3470184."
+    )
+    assert [c.text for c in clauses(sentence)] == [sentence]
+    assert [c.text for c in clauses("Booked: seat 14C (row: 14); you'll get an email.")] == [
+        "Booked",
+        "seat 14C (row: 14)",
+        "you'll get an email.",
+    ]
+
+
+def test_a_state_a_later_promise_repeats_stays_in_its_fact() -> None:
+    events = [
+        ev("e1", "user", Part(text="Where is the refund for order #W3220203?")),
+        call("e2", "get_order_details", {"order_id": "#W3220203"}, "c1"),
+        answer("e3", "get_order_details", {"order_id": "#W3220203", "status": "processed"}, "c1"),
+        ev("e4", "agent", Part(text="The refund will be processed to your card in 5 days.")),
+    ]
+    record = record_of(events)
+    assert any("processed" in f.text and "#W3220203" in f.text for f in record.facts)
+
+
+def test_a_thing_read_again_while_it_waits_is_one_open_question() -> None:
+    events = [
+        ev("e1", "user", Part(text="Is my leave request LR-2026-0931 approved yet?")),
+        call("e2", "get_leave_request", {"request_id": "LR-2026-0931"}, "c1"),
+        answer(
+            "e3", "get_leave_request", {"request_id": "LR-2026-0931", "status": "pending"}, "c1"
+        ),
+        call("e4", "get_leave_request", {"request_id": "LR-2026-0931"}, "c2"),
+        answer(
+            "e5", "get_leave_request", {"request_id": "LR-2026-0931", "status": "pending"}, "c2"
+        ),
+    ]
+    questions = [q for q in record_of(events).open_questions if "status pending" in q.text]
+    assert len(questions) == 1
+    assert {"e3", "e5"} <= set(questions[0].sources)

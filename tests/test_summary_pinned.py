@@ -121,7 +121,10 @@ PROBLEMS = {
     # Then shorter still (issue 13 item 5: a write's free text, a lookup's bare numbers and a
     # search whose entities other items keep left out; an entity left over joined to the item
     # citing its event; a sentence ending after a closing quote).
-    "retail": "91e0fc04c47a0b4a",
+    # Then commitments as clauses with the ids they concern, and awaited outcomes as open
+    # questions (a thing read again while it still waits is one question); a bracket's aside
+    # is no clause, and a state a later promise repeats stays in its fact.
+    "retail": "990674ba94556e59",
     "telecom": "800b28447783554b",  # and the "imei" a record must now keep
 }
 

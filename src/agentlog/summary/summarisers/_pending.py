@@ -58,6 +58,7 @@ __all__ = [
     "pending_status",
     "same_day",
     "told_again",
+    "upper_first",
     "with_ids",
     "within",
 ]
@@ -189,7 +190,7 @@ def clauses(sentence: str) -> list[Clause]:
     found: list[Clause] = []
     parts: list[str] = []
     sentence = drop_lead_in(sentence)
-    for part in _CUT.split(sentence):
+    for part in _outside_brackets(sentence):
         if parts and _SUBORDINATE.match(parts[-1]):
             parts[-1] += ", " + part  # "once the bill is paid, ...": one clause with its head
         else:
@@ -206,6 +207,25 @@ def clauses(sentence: str) -> list[Clause]:
             joined = text != part and part[:4].lower() == "and "
             found.append(Clause(text, not found, joined, labelled and len(found) == 1))
     return found
+
+
+def _outside_brackets(sentence: str) -> list[str]:
+    """The sentence cut at each :data:`_CUT` that no bracket encloses: "(item ID: 2757705742)"
+    is an aside of its clause, not where one ends."""
+    parts: list[str] = []
+    start = 0
+    for cut in _CUT.finditer(sentence):
+        before = sentence[start : cut.start()]
+        if _depth(sentence[: cut.start()]) == 0:
+            parts.append(before)
+            start = cut.end()
+    parts.append(sentence[start:])
+    return parts
+
+
+def _depth(text: str) -> int:
+    """How many brackets are open at the end of ``text``."""
+    return max(0, text.count("(") + text.count("[") - text.count(")") - text.count("]"))
 
 
 def _past(lower: str, opening: bool) -> bool:
@@ -326,6 +346,11 @@ def concerns(
     return list(fallback)
 
 
+def upper_first(clause: str) -> str:
+    """``clause`` opening with a capital, as a sentence of its own does."""
+    return clause[:1].upper() + clause[1:]
+
+
 def with_ids(clause: str, ids: Iterable[str]) -> str:
     """``clause`` followed by the ``ids`` it does not write, in brackets."""
     extra = [i for i in ids if i not in clause]
@@ -365,6 +390,8 @@ def within(asked: Iterable[str], said: frozenset[str] | set[str]) -> bool:
 
 _NUMBER: Final = re.compile(r"\d+(?:[.,]\d+)?")
 _DIGITS: Final = re.compile(r"\d+(?:[:.]\d+)*")
+_CLOCK: Final = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
+"""A time of day (13:00, 9.30)."""
 _SHORTEST: Final = 4
 """A value shorter than this ("15", "P2") is not looked for in a commitment: it may be any
 number or word there."""
@@ -376,7 +403,8 @@ def told_again(key: str, value: str, said: str) -> bool:
     or a date or time whose dates (however written) and numbers are all in it (``window
     2026-04-09 18:00-22:00`` for "on 9 April between 18:00 and 22:00"). Never an identifier
     or a sum (``refund RF-220931``, ``paid 318.5``): the tool said those, the commitment only
-    repeats them."""
+    repeats them; nor a value of words alone (``status processed`` beside "the refund will
+    be processed", ``water resistance IPX4``): only a time or a date is said once."""
     value = value.strip()
     if len(value) < _SHORTEST:
         return False
@@ -386,6 +414,7 @@ def told_again(key: str, value: str, said: str) -> bool:
         or identifier_shaped(value)
         or _AMOUNT.search(value)
         or "@" in value
+        or not (_CLOCK.search(value) or next(date_entities(value), None))
     ):
         # An identifier or a sum the tool answered stays in the item citing the tool, where it
         # is verified: a commitment repeating it is the agent's word only.

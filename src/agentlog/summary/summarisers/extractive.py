@@ -94,6 +94,7 @@ from agentlog.summary.summarisers._pending import (
     pending_status,
     same_day,
     told_again,
+    upper_first,
     with_ids,
 )
 from agentlog.summary.summarisers._terse import (
@@ -366,8 +367,18 @@ class _Builder:
         parts = [f"status {status}"] if isinstance(status, str) and status and not shown else []
         head = f"{named[0]}: " if named else ""
         text = clip(head + ", ".join(parts + waits), self.limit)
-        self.add(self.open_questions, text, sources)
         self.awaiting.add(text)
+        question = self.item(text, sources)
+        if question is None:
+            return
+        for at, asked in enumerate(self.open_questions):
+            if asked.text == question.text:  # the same thing read again, still waiting
+                sources = [*asked.sources, *question.sources]
+                self.open_questions[at] = asked.model_copy(
+                    update={"sources": tuple(dict.fromkeys(sources))}
+                )
+                return
+        self.open_questions.append(question)
 
     def repeated_labels(self) -> set[str]:
         """The labels (``Status Bar:``) that the prose results of more than one tool show: a
@@ -711,7 +722,7 @@ class _Builder:
                 rest = [c.text for c in parts[i + 1 :]]
                 if awaits(text):
                     ids, cited = self.concerned(text, earlier, rest, acted)
-                    text = clip(with_ids(text, ids), self.limit)
+                    text = clip(with_ids(upper_first(text), ids), self.limit)
                     self.add(self.open_questions, text, [line.event_id, *cited])
                     self.awaiting.add(text)
                     self.deadlines.add(text)
@@ -734,7 +745,7 @@ class _Builder:
                     context.append(text)
                 earlier.append(text)
             if kept:
-                text = "; ".join(kept)
+                text = upper_first("; ".join(kept))  # a clause cut from its sentence opens one
                 after = [c.text for c in parts[last + 1 :]]
                 ids, cited = self.concerned(text, context, after, acted)
                 # An id an earlier promise of the message says is that promise's ("Case
