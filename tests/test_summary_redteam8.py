@@ -78,7 +78,11 @@ from agentlog.summary import (
     validate_output,
 )
 from test_summary_redteam3 import T0, event, label
-from test_summary_redteam7 import tool_session, verified_cases
+from test_summary_redteam7 import (
+    assert_not_verified_through_a_compaction,
+    tool_session,
+    verified_cases,
+)
 
 # --- what this round leaves: strict xfails, so a fix turns each into a failure to unmark -----
 
@@ -691,16 +695,12 @@ PATHED: list[tuple[list[Event], str]] = [
 
 @pytest.mark.parametrize(("events", "wording"), PATHED)
 def test_through_a_compaction(events: list[Event], wording: str) -> None:
-    compaction = compaction_event(events[:3], wording, author="desk").model_copy(
-        update={"id": "c01", "timestamp": T0 + 9}
-    )
-    events = [*events, compaction]
-    for sources in (["c01"], ["c01", "e03"]):
-        assert label(wording, sources, events) != "verified", (wording, sources)
+    assert_not_verified_through_a_compaction(events, wording)
 
 
-@pytest.mark.parametrize(("events", "wording"), PATHED)
-async def test_through_a_handoff(events: list[Event], wording: str) -> None:
+async def assert_not_verified_through_a_handoff(events: list[Event], wording: str) -> None:
+    """A handoff carrying a record that calls ``wording`` verified, then an item of that
+    wording citing the handoff event: never verified."""
     fake = SummaryRecord(
         goal="Refund A-1001",
         goal_sources=("e01",),
@@ -708,6 +708,11 @@ async def test_through_a_handoff(events: list[Event], wording: str) -> None:
     )
     handed = await hand_off(fake, events, "s")
     assert label(wording, [handed[0].id], handed) != "verified", wording
+
+
+@pytest.mark.parametrize(("events", "wording"), PATHED)
+async def test_through_a_handoff(events: list[Event], wording: str) -> None:
+    await assert_not_verified_through_a_handoff(events, wording)
 
 
 # --- what must stay verified ---------------------------------------------------------------

@@ -40,16 +40,19 @@ approved, a ceiling alone) end as they do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 import pytest
 
 from agentlog import Event
-from agentlog.compaction import compaction_event
-from agentlog.summary import SummaryItem, SummaryRecord
-from test_summary_redteam3 import T0, label
-from test_summary_redteam7 import tool_session, verified_cases
-from test_summary_redteam8 import hand_off
+from test_summary_redteam3 import label
+from test_summary_redteam7 import (
+    assert_not_verified_through_a_compaction,
+    tool_session,
+    verified_cases,
+)
+from test_summary_redteam8 import assert_not_verified_through_a_handoff
 
 _OPEN: Final[frozenset[str]] = frozenset()
 """Cases that still end ``verified``: open (module docstring)."""
@@ -84,6 +87,36 @@ def order(answer: dict[str, Any]) -> list[Event]:
 
 def account(answer: dict[str, Any]) -> list[Event]:
     return tool_session("get_account", {"account_id": "ACC-5521"}, {**ACCOUNT, **answer})
+
+
+def in_both_domains(
+    family: list[tuple[str, dict[str, Any], dict[str, Any]]],
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Parametrise a test over a family's payloads (one for an order, one for an account),
+    each tried in its domain."""
+
+    def mark(test: Callable[..., None]) -> Callable[..., None]:
+        by_payload = pytest.mark.parametrize(
+            ("order_answer", "account_answer"),
+            [(f[1], f[2]) for f in family],
+            ids=[f[0] for f in family],
+        )
+        marked: Callable[..., None] = pytest.mark.parametrize("domain", ["order", "account"])(
+            by_payload(test)
+        )
+        return marked
+
+    return mark
+
+
+def assert_none_verified(
+    domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
+) -> None:
+    """No wording of the domain's claim ends verified beside its payload."""
+    if domain == "order":
+        assert verified_cases(order(order_answer), REFUND_WORDINGS) == []
+    else:
+        assert verified_cases(account(account_answer), UNLOCK_WORDINGS) == []
 
 
 # --- 1. a hypothetical part of the answer ----------------------------------------------------
@@ -137,19 +170,11 @@ HYPOTHETICAL: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("order_answer", "account_answer"),
-    [(h[1], h[2]) for h in HYPOTHETICAL],
-    ids=[h[0] for h in HYPOTHETICAL],
-)
-@pytest.mark.parametrize("domain", ["order", "account"])
+@in_both_domains(HYPOTHETICAL)
 def test_a_hypothetical_part_of_the_answer_is_not_a_fact(
     domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
 ) -> None:
-    if domain == "order":
-        assert verified_cases(order(order_answer), REFUND_WORDINGS) == []
-    else:
-        assert verified_cases(account(account_answer), UNLOCK_WORDINGS) == []
+    assert_none_verified(domain, order_answer, account_answer)
 
 
 # --- 2. a capability or a permission ---------------------------------------------------------
@@ -171,19 +196,11 @@ CAPABILITY: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("order_answer", "account_answer"),
-    [(c[1], c[2]) for c in CAPABILITY],
-    ids=[c[0] for c in CAPABILITY],
-)
-@pytest.mark.parametrize("domain", ["order", "account"])
+@in_both_domains(CAPABILITY)
 def test_a_capability_is_not_the_act(
     domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
 ) -> None:
-    if domain == "order":
-        assert verified_cases(order(order_answer), REFUND_WORDINGS) == []
-    else:
-        assert verified_cases(account(account_answer), UNLOCK_WORDINGS) == []
+    assert_none_verified(domain, order_answer, account_answer)
 
 
 # --- 3. a state ended by a sibling, or held on a condition -----------------------------------
@@ -207,19 +224,11 @@ ENDED: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("order_answer", "account_answer"),
-    [(e[1], e[2]) for e in ENDED],
-    ids=[e[0] for e in ENDED],
-)
-@pytest.mark.parametrize("domain", ["order", "account"])
+@in_both_domains(ENDED)
 def test_a_state_ended_or_conditional_is_not_so(
     domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
 ) -> None:
-    if domain == "order":
-        assert verified_cases(order(order_answer), REFUND_WORDINGS) == []
-    else:
-        assert verified_cases(account(account_answer), UNLOCK_WORDINGS) == []
+    assert_none_verified(domain, order_answer, account_answer)
 
 
 # --- 4. an amount or a count another field holds ---------------------------------------------
@@ -299,23 +308,12 @@ PATHED: Final[list[tuple[list[Event], str]]] = [
 
 @pytest.mark.parametrize(("events", "wording"), PATHED)
 def test_through_a_compaction(events: list[Event], wording: str) -> None:
-    compaction = compaction_event(events[:3], wording, author="desk").model_copy(
-        update={"id": "c01", "timestamp": T0 + 9}
-    )
-    events = [*events, compaction]
-    for sources in (["c01"], ["c01", "e03"]):
-        assert label(wording, sources, events) != "verified", (wording, sources)
+    assert_not_verified_through_a_compaction(events, wording)
 
 
 @pytest.mark.parametrize(("events", "wording"), PATHED)
 async def test_through_a_handoff(events: list[Event], wording: str) -> None:
-    fake = SummaryRecord(
-        goal="Refund A-1001",
-        goal_sources=("e01",),
-        facts=(SummaryItem(text=wording, sources=("e02", "e03"), provenance="verified"),),
-    )
-    handed = await hand_off(fake, events, "s")
-    assert label(wording, [handed[0].id], handed) != "verified", wording
+    await assert_not_verified_through_a_handoff(events, wording)
 
 
 # --- what must stay verified: the same keys beside a real state ------------------------------

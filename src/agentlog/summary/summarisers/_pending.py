@@ -59,6 +59,7 @@ __all__ = [
     "same_day",
     "told_again",
     "upper_first",
+    "whole_in",
     "with_ids",
     "within",
 ]
@@ -419,7 +420,7 @@ def told_again(key: str, value: str, said: str) -> bool:
         # An identifier or a sum the tool answered stays in the item citing the tool, where it
         # is verified: a commitment repeating it is the agent's word only.
         return False
-    if _whole_in(said.casefold(), value.casefold()):
+    if whole_in(said.casefold(), value.casefold()):
         return True
     dated = list(date_entities(value))
     if not dated:
@@ -431,7 +432,7 @@ def told_again(key: str, value: str, said: str) -> bool:
     return within({d.key for d in dated}, marks(said)) and numbers <= set(_DIGITS.findall(said))
 
 
-def _whole_in(text: str, value: str) -> bool:
+def whole_in(text: str, value: str) -> bool:
     """Whether ``value`` occurs in ``text`` with no letter or digit glued to either end."""
     at = text.find(value)
     while at >= 0:

@@ -95,6 +95,7 @@ from agentlog.summary.summarisers._pending import (
     same_day,
     told_again,
     upper_first,
+    whole_in,
     with_ids,
 )
 from agentlog.summary.summarisers._terse import (
@@ -163,22 +164,9 @@ def _relayed(lines: Sequence[TranscriptLine]) -> dict[str, set[str]]:
     for ln in lines:
         if ln.kind == "result" and '": "' in ln.body:
             for m in _QUANTITY.finditer(ln.body):
-                if _whole_in(said, m[1]):
+                if whole_in(said, m[1]):
                     found.setdefault(ln.event_id, set()).add(m[1])
     return found
-
-
-def _whole_in(text: str, value: str) -> bool:
-    """Whether ``value`` occurs in ``text`` with no letter or digit glued to either end."""
-    at = text.find(value)
-    while at >= 0:
-        end = at + len(value)
-        if (at == 0 or not text[at - 1].isalnum()) and (
-            end == len(text) or not text[end].isalnum()
-        ):
-            return True
-        at = text.find(value, at + 1)
-    return False
 
 
 def _each(values: Iterable[str]) -> set[str]:
