@@ -67,12 +67,17 @@ class ConcurrencyTests(ConformanceBase):
         taken = _event(text="taken")
         sessions[5] = await store.append_event(sessions[5], taken)
         duplicate = taken.model_copy(update={"timestamp": taken.timestamp + 1})
+        refusing = {
+            2: lambda: store.append_event(stale_from, _event(state_delta={"who": "x", "app:x": 1})),
+            5: lambda: store.append_event(sessions[5], duplicate),
+        }
+        # Each coroutine made only to be awaited (one replaced later would warn, never run).
         appends = [
-            store.append_event(s, _event(text=f"ok {i}", state_delta={"i": i, "app:last": i}))
+            refusing[i]()
+            if i in refusing
+            else store.append_event(s, _event(text=f"ok {i}", state_delta={"i": i, "app:last": i}))
             for i, s in enumerate(sessions)
         ]
-        appends[2] = store.append_event(stale_from, _event(state_delta={"who": "x", "app:x": 1}))
-        appends[5] = store.append_event(sessions[5], duplicate)
         results = await asyncio.gather(*appends, return_exceptions=True)
         assert isinstance(results[2], StaleSessionError)
         assert isinstance(results[5], DuplicateEventError)
