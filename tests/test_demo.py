@@ -31,7 +31,10 @@ async def test_the_demo_runs_and_stores_what_it_shows(tmp_path: Path) -> None:
     assert "summary attempt 1: rejected" in text
     assert "B-2040" in text.split("summary attempt 1: rejected")[1].split("summary attempt 2")[0]
     assert "summary attempt 2: every check passed" in text
-    assert "Is B-2040 affected too?" in text.split("the checked handoff record")[1]
+    record = text.split("the checked handoff record")[1]
+    assert "Is B-2040 affected too?" in record
+    # The refund is said as its call and result hold it: verified, not "An agent said".
+    assert "• Refunded the $12.50 shipping fee of A-1001 (refund R-7781)." in record
 
     store = SqliteSessionService(db)
     try:

@@ -62,11 +62,13 @@ def _record(request: LlmRequest, *, with_b2040: bool) -> dict[str, Any]:
                 "sources": policy,
             },
         ],
+        # What the refund's call and result hold, so the validator can label it verified; who
+        # approved it is the confirmation's answer, which came from the client and proves no
+        # operator (the record would be a user's claim if it said so).
         "decisions": [
             {
-                "text": "Refund the $12.50 shipping fee of A-1001 (refund R-7781), approved by "
-                "an operator.",
-                "sources": asked + refund,
+                "text": "Refunded the $12.50 shipping fee of A-1001 (refund R-7781).",
+                "sources": refund,
             }
         ],
         "commitments": [
