@@ -1,0 +1,235 @@
+"""Red team, round 10: a state that its own object ends, that another thing's reference owns, or
+that a number only measures (issue 13).
+
+Rounds 1-9 attacked results that say no, say another thing, repeat the customer or hold the
+claim in a part that is not a fact. Here the claimed state is in the result, of the right kind
+of thing, and something beside it says it does not hold of this one:
+
+1. the object holding the state says it was cancelled or voided (``{"refund": {"status":
+   "approved", "cancelled": true}}``, ``"refund_cancelled": true``, ``"cancelled_at"``), where
+   rounds 5 and 9 read only revocations and ended states (a cancelled *order* may still have
+   its refund approved, so a cancellation said of the object above the state undoes nothing);
+2. the object holding the state names another thing of the item's kind under a key of no
+   naming word (``"target": "A-2002"``, ``"applies_to"``, ``"subject"``, ``"related_order"``),
+   where round 8 read only keys that name an identifier or a thing;
+3. a number under the claim's key that measures rather than says yes (``"refund_approved":
+   0.73``, ``-1``, ``"unlock_confidence": 0.95``, ``"approve_refund_score": 0.9``).
+
+Each payload is tried in two domains (round 9's order refund and account unlock) with round
+9's wordings, under round 7's citings and through ``validate_output``, the main ones also
+through a compaction and a handoff. The controls check that the same keys beside a real state
+leave it ``verified``.
+
+Measured on the tree this round started from (``52b4b78``), counted by running every case (12
+per payload and domain: three wordings, each under three citings and through
+``validate_output``): **348 of 384 end** ``verified``: cancelled or voided objects 108 of 144
+(only ``{"unlock": {"done": true, "is_cancelled": true}}`` holds), another thing's reference
+96 of 96, measures 144 of 144; through a compaction 3 of 4 and a handoff 3 of 4. The nine
+controls stay ``verified``. The test ids that still end ``verified`` are strict xfails
+(:data:`_OPEN`; a fix turns each into a failure to unmark).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import pytest
+
+from agentlog import Event
+from test_summary_redteam3 import label
+from test_summary_redteam7 import assert_not_verified_through_a_compaction
+from test_summary_redteam8 import assert_not_verified_through_a_handoff
+from test_summary_redteam9 import (
+    REFUND_WORDINGS,
+    UNLOCK_WORDINGS,
+    account,
+    assert_none_verified,
+    in_both_domains,
+    order,
+)
+
+_OPEN: Final[frozenset[str]] = frozenset(
+    {
+        "test_a_state_its_own_object_cancelled_is_not_so[cancelled-order]",
+        "test_a_state_its_own_object_cancelled_is_not_so[cancelled-account]",
+        "test_a_state_its_own_object_cancelled_is_not_so[canceled-order]",
+        "test_a_state_its_own_object_cancelled_is_not_so[canceled-account]",
+        "test_a_state_its_own_object_cancelled_is_not_so[void-order]",
+        "test_a_state_its_own_object_cancelled_is_not_so[void-account]",
+        "test_a_state_its_own_object_cancelled_is_not_so[is cancelled-order]",
+        "test_a_state_its_own_object_cancelled_is_not_so[flat-order]",
+        "test_a_state_its_own_object_cancelled_is_not_so[flat-account]",
+        "test_a_state_its_own_object_cancelled_is_not_so[cancelled at-order]",
+        "test_a_state_its_own_object_cancelled_is_not_so[cancelled at-account]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[target-order]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[target-account]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[related-order]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[related-account]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[applies to-order]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[applies to-account]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[subject-order]",
+        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[subject-account]",
+        "test_a_measure_under_the_claims_key_is_no_yes[fraction-order]",
+        "test_a_measure_under_the_claims_key_is_no_yes[fraction-account]",
+        "test_a_measure_under_the_claims_key_is_no_yes[negative-order]",
+        "test_a_measure_under_the_claims_key_is_no_yes[negative-account]",
+        "test_a_measure_under_the_claims_key_is_no_yes[fraction as text-order]",
+        "test_a_measure_under_the_claims_key_is_no_yes[fraction as text-account]",
+        "test_a_measure_under_the_claims_key_is_no_yes[confidence-order]",
+        "test_a_measure_under_the_claims_key_is_no_yes[confidence-account]",
+        "test_a_measure_under_the_claims_key_is_no_yes[likelihood-order]",
+        "test_a_measure_under_the_claims_key_is_no_yes[likelihood-account]",
+        "test_a_measure_under_the_claims_key_is_no_yes[score-order]",
+        "test_a_measure_under_the_claims_key_is_no_yes[score-account]",
+        "test_through_a_compaction[events0-Refund approved for A-1001.]",
+        "test_through_a_compaction[events2-A-1001: refund approved.]",
+        "test_through_a_compaction[events3-The refund for A-1001 was approved.]",
+        "test_through_a_handoff[events0-Refund approved for A-1001.]",
+        "test_through_a_handoff[events2-A-1001: refund approved.]",
+        "test_through_a_handoff[events3-The refund for A-1001 was approved.]",
+    }
+)
+"""Cases that still end ``verified``: open (module docstring)."""
+
+
+@pytest.fixture(autouse=True)
+def _known_verdicts(request: pytest.FixtureRequest) -> None:
+    """Mark the cases listed above as strict xfails: each fails once its fix lands."""
+    if request.node.name in _OPEN:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="open after round 10"))
+
+
+# --- 1. the state's own object cancelled or voided --------------------------------------------
+
+CANCELLED: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
+    (
+        "cancelled",
+        {"refund": {"status": "approved", "cancelled": True}},
+        {"unlock": {"status": "done", "cancelled": True}},
+    ),
+    (
+        "canceled",
+        {"refund": {"status": "approved", "canceled": True}},
+        {"unlock": {"status": "done", "canceled": True}},
+    ),
+    (
+        "void",
+        {"refund": {"status": "approved", "void": True}},
+        {"unlock": {"status": "done", "void": True}},
+    ),
+    (
+        "is cancelled",
+        {"refund": {"status": "approved", "is_cancelled": True}},
+        {"unlock": {"done": True, "is_cancelled": True}},
+    ),
+    (
+        "flat",
+        {"refund_status": "approved", "refund_cancelled": True},
+        {"unlock_status": "done", "unlock_cancelled": True},
+    ),
+    (
+        "cancelled at",
+        {"refund": {"status": "approved", "cancelled_at": "2026-11-30"}},
+        {"unlock": {"status": "done", "cancelled_at": "2026-11-30"}},
+    ),
+]
+
+
+@in_both_domains(CANCELLED)
+def test_a_state_its_own_object_cancelled_is_not_so(
+    domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
+) -> None:
+    assert_none_verified(domain, order_answer, account_answer)
+
+
+# --- 2. the state's object names another thing of the item's kind ------------------------------
+
+ANOTHER: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
+    (
+        "target",
+        {"refund": {"status": "approved", "target": "A-2002"}},
+        {"unlock": {"status": "done", "target": "ACC-9000"}},
+    ),
+    (
+        "related",
+        {"refund": {"status": "approved", "related_order": "A-2002"}},
+        {"unlock": {"status": "done", "related_account": "ACC-9000"}},
+    ),
+    (
+        "applies to",
+        {"refund_status": "approved", "refund_applies_to": "A-2002"},
+        {"unlock": {"status": "done", "applies_to": "ACC-9000"}},
+    ),
+    (
+        "subject",
+        {"refund": {"status": "approved", "subject": "A-2002"}},
+        {"unlock": {"status": "done", "subject": "ACC-9000"}},
+    ),
+]
+
+
+@in_both_domains(ANOTHER)
+def test_a_state_of_an_object_naming_another_thing_is_not_this_ones(
+    domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
+) -> None:
+    assert_none_verified(domain, order_answer, account_answer)
+
+
+# --- 3. a number that measures, not a yes -----------------------------------------------------
+
+MEASURES: Final[list[tuple[str, dict[str, Any], dict[str, Any]]]] = [
+    ("fraction", {"refund_approved": 0.73}, {"unlocked": 0.73}),
+    ("negative", {"refund_approved": -1}, {"unlocked": -1}),
+    ("fraction as text", {"refund_approved": "0.73"}, {"unlocked": "0.73"}),
+    ("confidence", {"refund_approved_confidence": 0.8}, {"unlock_confidence": 0.95}),
+    ("likelihood", {"approve_refund_likelihood": 0.8}, {"unlock_likelihood": 0.8}),
+    ("score", {"approve_refund_score": 0.9}, {"unlock_score": 0.95}),
+]
+
+
+@in_both_domains(MEASURES)
+def test_a_measure_under_the_claims_key_is_no_yes(
+    domain: str, order_answer: dict[str, Any], account_answer: dict[str, Any]
+) -> None:
+    assert_none_verified(domain, order_answer, account_answer)
+
+
+# --- paths: a compaction and a handoff -------------------------------------------------------
+
+PATHED: Final[list[tuple[list[Event], str]]] = [
+    (order(CANCELLED[0][1]), REFUND_WORDINGS[0]),
+    (account(CANCELLED[2][2]), UNLOCK_WORDINGS[0]),
+    (order(ANOTHER[0][1]), REFUND_WORDINGS[1]),
+    (order(MEASURES[0][1]), REFUND_WORDINGS[2]),
+]
+
+
+@pytest.mark.parametrize(("events", "wording"), PATHED)
+def test_through_a_compaction(events: list[Event], wording: str) -> None:
+    assert_not_verified_through_a_compaction(events, wording)
+
+
+@pytest.mark.parametrize(("events", "wording"), PATHED)
+async def test_through_a_handoff(events: list[Event], wording: str) -> None:
+    await assert_not_verified_through_a_handoff(events, wording)
+
+
+# --- what must stay verified: the same keys beside a real state ------------------------------
+
+CONTROLS: Final[list[tuple[list[Event], str]]] = [
+    (order({"refund": {"status": "approved", "cancelled": False}}), REFUND_WORDINGS[0]),
+    # A cancelled order may still have its refund approved: the cancellation is the order's.
+    (order({"status": "cancelled", "refund": {"status": "approved"}}), REFUND_WORDINGS[1]),
+    (order({"cancelled": True, "refund": {"status": "approved"}}), REFUND_WORDINGS[2]),
+    (order({"refund": {"status": "approved", "applies_to": "A-1001"}}), REFUND_WORDINGS[0]),
+    (order({"refund": {"status": "approved", "refund_id": "RF-88120"}}), REFUND_WORDINGS[1]),
+    (order({"refund_approved": 1}), REFUND_WORDINGS[2]),
+    (order({"refund_approved": True, "fraud_score": 0.12}), REFUND_WORDINGS[0]),
+    (account({"unlock": {"status": "done", "cancelled": False}}), UNLOCK_WORDINGS[2]),
+    (account({"unlock": {"status": "done", "target": "ACC-5521"}}), UNLOCK_WORDINGS[2]),
+]
+
+
+@pytest.mark.parametrize(("events", "wording"), CONTROLS)
+def test_what_the_tool_said_stays_verified(events: list[Event], wording: str) -> None:
+    assert label(wording, ["e02", "e03"], events) == "verified", wording
