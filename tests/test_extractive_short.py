@@ -238,3 +238,105 @@ def test_a_prose_result_keeps_the_sentence_naming_the_arguments() -> None:
     assert (
         decision.text == "Granted app permission: Permission 'storage' granted to app 'messaging'."
     )
+
+
+def test_the_same_write_again_at_once_is_one_decision_with_each_outcome() -> None:
+    events = [
+        ev("e1", "user", Part(text="Sync for WS-4410 is stuck.")),
+        call("e2", "toggle_sync_lock", {"workspace_id": "WS-4410"}, "c1"),
+        answer("e3", "toggle_sync_lock", {"result": "Sync lock is now engaged."}, "c1"),
+        call("e4", "toggle_sync_lock", {"workspace_id": "WS-4410"}, "c2"),
+        answer("e5", "toggle_sync_lock", {"result": "Sync lock is now released."}, "c2"),
+    ]
+    (decision,) = record_of(events).decisions
+    assert decision.text == "Toggled sync lock WS-4410: engaged, then released"
+    assert decision.sources == ("e2", "e3", "e4", "e5")
+
+
+def test_the_same_write_with_other_arguments_stays_two_decisions() -> None:
+    events = [
+        ev("e1", "user", Part(text="Lock WS-4410 and WS-4411.")),
+        call("e2", "toggle_sync_lock", {"workspace_id": "WS-4410"}, "c1"),
+        answer("e3", "toggle_sync_lock", {"result": "Sync lock is now engaged."}, "c1"),
+        call("e4", "toggle_sync_lock", {"workspace_id": "WS-4411"}, "c2"),
+        answer("e5", "toggle_sync_lock", {"result": "Sync lock is now engaged."}, "c2"),
+    ]
+    first, second = record_of(events).decisions
+    assert (first.sources, second.sources) == (("e2", "e3"), ("e4", "e5"))
+
+
+def test_a_write_result_that_only_says_the_call_again_goes() -> None:
+    events = [
+        ev("e1", "user", Part(text="Please archive PRJ-1042 and notify the owner.")),
+        call("e2", "archive_project", {"project_id": "PRJ-1042"}, "c1"),
+        answer(
+            "e3", "archive_project", {"result": "Project PRJ-1042 archived successfully."}, "c1"
+        ),
+        call("e4", "send_owner_notice", {"project_id": "PRJ-1042"}, "c2"),
+        answer(
+            "e5", "send_owner_notice", {"result": "Owner notice sent for project PRJ-1042"}, "c2"
+        ),
+    ]
+    first, second = record_of(events).decisions
+    assert (first.text, first.sources) == ("Archived project PRJ-1042", ("e2", "e3"))
+    assert (second.text, second.sources) == ("Sent owner notice PRJ-1042", ("e4", "e5"))
+
+
+def test_a_write_result_opening_with_the_tools_words_says_what_it_adds() -> None:
+    events = [
+        ev("e1", "user", Part(text="Turn on maintenance for site SITE-88.")),
+        call("e2", "toggle_maintenance_mode", {"site_id": "SITE-88"}, "c1"),
+        answer("e3", "toggle_maintenance_mode", {"result": "Maintenance Mode is now ON."}, "c1"),
+        call("e4", "set_backup_window", {"site_id": "SITE-88"}, "c2"),
+        answer(
+            "e5", "set_backup_window", {"result": "Backup window set to: 02:00-04:00 UTC"}, "c2"
+        ),
+    ]
+    first, second = (d.text for d in record_of(events).decisions)
+    assert first == "Toggled maintenance mode SITE-88: ON"
+    assert second == "Set backup window SITE-88: 02:00-04:00 UTC"
+
+
+def test_a_write_result_naming_an_argument_keeps_saying_it() -> None:
+    # The result, not the call, establishes that the value took: its sentence stays whole.
+    events = [
+        ev("e1", "user", Part(text="Give the exporter app read access, account AC-3321.")),
+        call("e2", "grant_app_scope", {"account_id": "AC-3321", "scope": "read"}, "c1"),
+        answer("e3", "grant_app_scope", {"result": "App scope 'read' granted on AC-3321."}, "c1"),
+    ]
+    (decision,) = record_of(events).decisions
+    assert "App scope 'read' granted" in decision.text
+
+
+def test_a_handover_note_repeating_the_record_goes() -> None:
+    note = (
+        "Customer CU-3381 disputes a charge on the last statement and would like a call back"
+        " about it today"
+    )
+    events = [
+        ev("e1", "user", Part(text="I don't recognise a charge. I'm CU-3381.")),
+        call("e2", "get_customer", {"customer_id": "CU-3381"}, "c1"),
+        answer("e3", "get_customer", {"customer_id": "CU-3381", "plan": "basic"}, "c1"),
+        call("e4", "hand_over_to_billing", {"summary": note}, "c2"),
+        answer("e5", "hand_over_to_billing", {"status": "queued"}, "c2"),
+    ]
+    record = record_of(events)
+    (decision,) = record.decisions
+    assert decision.sources == ("e4", "e5")
+    assert "disputes" not in record.text()
+
+
+def test_a_handover_note_naming_what_nothing_else_does_stays() -> None:
+    note = (
+        "Customer disputes charge CH-77120 on the last statement and would like a call back"
+        " about it today"
+    )
+    events = [
+        ev("e1", "user", Part(text="I don't recognise a charge. I'm CU-3381.")),
+        call("e2", "get_customer", {"customer_id": "CU-3381"}, "c1"),
+        answer("e3", "get_customer", {"customer_id": "CU-3381", "plan": "basic"}, "c1"),
+        call("e4", "hand_over_to_billing", {"summary": note}, "c2"),
+        answer("e5", "hand_over_to_billing", {"status": "queued"}, "c2"),
+    ]
+    (decision,) = record_of(events).decisions
+    assert "CH-77120" in decision.text

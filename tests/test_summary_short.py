@@ -109,7 +109,7 @@ def test_a_status_every_tool_repeats_is_one_fact_of_its_last_value() -> None:
     ]
     record = record_of(events)
     assert [(d.text, d.sources) for d in record.decisions] == [
-        ("Toggled airplane mode: Airplane Mode is now OFF.", ("e4", "e5"))
+        ("Toggled airplane mode: OFF", ("e4", "e5"))
     ]
     assert [(f.text, f.sources) for f in record.facts] == [
         ("Status Bar, last shown: 4G | Data Enabled | 80%", ("e4", "e5"))

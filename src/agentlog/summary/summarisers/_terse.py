@@ -1,6 +1,7 @@
 """What the extractive summariser leaves out of an item because the cited events say it and a
 reader needs it less than a short record: free text without an entity, the sentences of a
-prose result that hold none, an amount said twice."""
+prose result that hold none, the words of a write's prose result that only say the call again,
+an amount said twice."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ from typing import Final
 from agentlog.summary.record._extract import holds, words_of
 from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._sentences import sentences
+from agentlog.summary.record._words import forms
 from agentlog.summary.record.entities import EntityPatterns
+from agentlog.summary.record.learned import is_id_key
+from agentlog.summary.summarisers._pending import whole_in
 
 __all__ = [
     "key_sentences",
+    "not_said_again",
     "named_numbers",
     "no_free_text",
     "no_twice_said_amounts",
@@ -29,11 +34,22 @@ _LONG_WORDS: Final = 12
 
 
 def no_free_text(
-    values: Sequence[tuple[str, str]], entities: Collection[str]
+    values: Sequence[tuple[str, str]],
+    entities: Collection[str],
+    shown: str = "",
+    whole: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
-    """``values`` without the free text that holds no entity the record must keep: the call
-    shows it, and a record that copies a customer's words has to label them as theirs."""
-    return [(k, v) for k, v in values if not _free(v) or holds(v, entities)]
+    """``values`` without the free text that holds no entity the record must keep, or only
+    ones the items so far (``shown``) say already (an agent's note to the next team that
+    repeats what was found): the call shows it, and a record that copies a customer's words
+    has to label them as theirs. ``whole``: each value before it was cut short, which says
+    whether it is free text (a note cut to a few words may look like a field)."""
+    new = [e for e in entities if not whole_in(shown, e)] if shown else entities
+    return [
+        (k, v)
+        for (k, v), w in zip(values, whole or [v for _, v in values], strict=True)
+        if not _free(w) or holds(v, new)
+    ]
 
 
 def _free(value: str) -> bool:
@@ -116,3 +132,98 @@ def with_currency(
                 continue
         out.append((k, v))
     return out
+
+
+_GLUE: Final = frozenset(
+    {"a", "an", "the", "to", "for", "of", "in", "at", "by", "with", "from", "and", "is", "are"}
+    | {"was", "were", "has", "have", "been", "be", "successfully", "successful", "success"}
+)
+"""Words that join a sentence's parts, or say only that it worked (which a decision says): no
+"on", "off", "no" or "not", which are what a result may answer."""
+_LINK: Final = re.compile(
+    r"^(?:(?:is|are|was|were|has been|have been) )?(?:now )?"
+    r"(?:(?:set|changed|updated|switched|turned) )?(?:to: ?|to (?![a-z]))?:? ?"
+)
+"""What joins a subject to what it now is ("is now", "set to:", "is turned", ":"); "to" only
+before a colon or a value, not before a phrase ("to the billing team")."""
+_TOKEN_EDGES: Final = "\"'.,;:!?()[]…"
+_STEM: Final = 6
+"""Words sharing this many first letters are one word's forms ("preferred", "preference")."""
+
+
+def not_said_again(prose: str, name: str, did: str, values: Sequence[tuple[str, str]]) -> str:
+    """A write's prose result without what only says the call again: a sentence whose every
+    word is the call's own (its tool name's words, ``did`` (the action's past: "sent"), its
+    arguments' keys and values) or glue ("Payment request sent to the customer for bill B-1"
+    for ``send_payment_request(customer_id, bill_id="B-1")``), and a sentence's opening subject
+    of the tool name's words before a link ("Airplane Mode is now OFF." for
+    ``toggle_airplane_mode``: "OFF."). The decision says the action and its arguments and
+    cites the result; what is left is what the result adds."""
+    named = {*words_of(name).split(), did.casefold()}
+    own = set(named)
+    shown: set[str] = set()
+    for k, v in values:
+        own.update(words_of(k).split())
+        shown.update(t.casefold() for t in _tokens(v))
+        shown.add(v.casefold())
+    # A value the decision would show but for this prose (no identifier: those lead it) is
+    # better said by the result, which establishes it, than by the call, which only asked.
+    values_said = [v for k, v in values if not is_id_key(k)]
+    kept: list[str] = []
+    for sentence in sentences(prose):
+        tokens = _tokens(sentence)
+        if not any(v in sentence for v in values_said) and all(
+            t.casefold() in shown or t.casefold() in _GLUE or _one_of(t, own) for t in tokens
+        ):
+            continue
+        subject = 0
+        while subject < len(tokens) and _one_of(tokens[subject], named):
+            subject += 1
+        if subject:
+            rest = _after_words(sentence, subject)
+            link = _LINK.match(rest)
+            if link is not None and link.end() and rest[link.end() :].strip(" ."):
+                sentence = rest[link.end() :]
+                if " " not in sentence.strip():
+                    sentence = sentence.rstrip(".")  # a value alone, as a field shows it
+                elif sentence.split(None, 1)[0].isalpha():  # a word, not a value as written
+                    sentence = sentence[:1].upper() + sentence[1:]
+        kept.append(sentence)
+    return " ".join(kept)
+
+
+def _tokens(text: str) -> list[str]:
+    """``text``'s words, punctuation around them and hyphens inside a word left out
+    ("re-seated", "Wi-Fi" are "reseated", "WiFi")."""
+    out = []
+    for raw in text.split():
+        token = raw.strip(_TOKEN_EDGES)
+        if token.replace("-", "").isalpha():
+            token = token.replace("-", "")
+        if token:
+            out.append(token)
+    return out
+
+
+def _after_words(text: str, n: int) -> str:
+    """``text`` after its first ``n`` words and the punctuation that ends the last."""
+    parts = text.split(None, n)
+    rest = parts[n] if len(parts) > n else ""
+    cut = parts[n - 1] if len(parts) >= n else ""
+    return (": " + rest if cut.endswith(":") else rest).lstrip(" ")
+
+
+def _one_of(token: str, words: Collection[str]) -> bool:
+    """Whether a (letters only) ``token`` is one of ``words`` in some form."""
+    if not token.isalpha():
+        return False
+    word = token.casefold()
+    if word in words:
+        return True
+    found = forms(word)
+    return any(
+        w in found
+        or not forms(w).isdisjoint(found)
+        or (len(w) >= _STEM and w[:_STEM] == word[:_STEM])
+        for w in words
+    )

@@ -103,6 +103,7 @@ from agentlog.summary.summarisers._terse import (
     named_numbers,
     no_free_text,
     no_twice_said_amounts,
+    not_said_again,
     with_currency,
 )
 from agentlog.summary.summarisers.metrics import SummaryMetrics
@@ -228,6 +229,8 @@ class _Builder:
             str, tuple[str, list[tuple[str, str]], list[tuple[str, str]], tuple[str, str] | None]
         ] = {}
         self.calls: dict[str, tuple[str, str, Any]] = {}  # call id: event id, name, args
+        # The last write's tool and arguments, and each outcome so far of that call repeated.
+        self.last_write: tuple[tuple[str, tuple[tuple[str, str], ...]], list[str]] | None = None
         # The things read so far: their key fields and cited events, and where their fact is.
         self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
         self.thing_at: dict[tuple[str, str], int] = {}
@@ -258,6 +261,10 @@ class _Builder:
             if not text:
                 return None
         return SummaryItem(text=text, sources=tuple(dict.fromkeys(sources)))
+
+    def shown(self) -> str:
+        """What the facts and decisions found so far say, one a line."""
+        return "\n".join(i.text for i in (*self.facts, *self.decisions))
 
     def add(self, items: list[SummaryItem], text: str, sources: Iterable[str]) -> None:
         item = self.item(text, sources)
@@ -300,7 +307,8 @@ class _Builder:
                     payload,
                     delta=bool(event.actions.state_delta),
                 ):
-                    values = no_free_text(values, asked | texts)
+                    whole = [v for _, v in self.arguments(args, asked, cut=False)]
+                    values = no_free_text(values, asked | texts, self.shown(), whole)
                     self.write(name, values, payload, texts, sources, repeated)
                 else:
                     values = named_numbers(name, values, asked | texts)
@@ -348,7 +356,8 @@ class _Builder:
         if waiting and not named:
             # What waits, when no key says it identifies: the result's or the call's value
             # shaped like an identifier ("waiver_request": "WVR-2026-0088").
-            named = [str(v) for f in held for v in f.values() if isinstance(v, str) and ids_in(v)]
+            # A note holding one is not its name: its identifier is.
+            named = [i for f in held for v in f.values() if isinstance(v, str) for i in ids_in(v)]
         # A status the write's decision or the read's fact shows is said once, there; one that
         # says it waits is what the question is.
         shown = isinstance(status, str) and status in self.said and not waiting
@@ -415,9 +424,11 @@ class _Builder:
             return set()
         return {v for v in map(scalar, args.values()) if v}
 
-    def arguments(self, args: Any, entities: Collection[str]) -> list[tuple[str, str]]:
+    def arguments(
+        self, args: Any, entities: Collection[str], *, cut: bool = True
+    ) -> list[tuple[str, str]]:
         """A call's arguments as ``(key, value)`` (nested ones as their telling leaves, free
-        text cut short)."""
+        text cut short unless not ``cut``)."""
         if not isinstance(args, dict):
             return [("", payload_text(args, self.limit // 2, entities))] if args else []
         parts: list[tuple[str, str]] = []
@@ -426,7 +437,7 @@ class _Builder:
             if shown is None and value not in (None, "", False):
                 shown = payload_text(value, self.limit // 3, entities, self.patterns)
             if shown and shown != "True":
-                parts.append((str(key), clip(shown, _ARG_CHARS)))
+                parts.append((str(key), clip(shown, _ARG_CHARS) if cut else shown))
         return parts
 
     def write(
@@ -439,12 +450,16 @@ class _Builder:
         repeated: Collection[str],
     ) -> None:
         """A write as a decision: what it did to which object (``Changed flight Q7ZK2M: new
-        flight number XY131``), then what its result says the record must keep."""
+        flight number XY131``), then what its result says the record must keep. The same call
+        again right after (the next decision: a toggle on then off) is the same decision,
+        citing both, each outcome in order ("Toggled airplane mode: ON, then OFF")."""
         action = action_of(name, wrote=True)
+        call = (name, tuple(values))
         said = {v for _, v in values}
         prose = prose_of(payload)
         if prose is not None:
             did = self.prose(prose, repeated, sources, {*texts, *said}, terse=True)
+            did = not_said_again(did, name, action.split(" ", 1)[0], values)
             result = [("", did)] if did else []
             # What the prose shows of the arguments is said once, in the prose.
             values = [kv for kv in values if is_id_key(kv[0]) or kv[1] not in did]
@@ -463,9 +478,20 @@ class _Builder:
         values = no_twice_said_amounts(values, result, self.patterns)
         values = with_currency(values, self.patterns)
         result = with_currency(result, self.patterns)
+        outcomes = [fields_text(result)]
+        last = self.decisions[-1] if self.decisions else None
+        if last is not None and self.last_write is not None and self.last_write[0] == call:
+            outcomes = [*self.last_write[1], *outcomes]
+            sources = [*last.sources, *sources]
+            if len(outcomes) > 1 and any(outcomes):
+                # Each outcome in order: an empty one (it only said it worked) is "done".
+                said_each = (o.rstrip(".") or "done" for o in outcomes)
+                result = [("", ", then ".join(said_each))]
+            self.decisions.pop()
         text = clip(self.act(action, values, result, made or acted), self.limit)
         self.add(self.decisions, text, sources)
         self.parts[text] = (action, values, list(result), made or acted)
+        self.last_write = (call, outcomes)
         first = next((v for k, v in values if is_id_key(k)), None)
         for target in dict.fromkeys(v for v in (first, acted and acted[1]) if v):
             self.changed(("thing", target.casefold()))
