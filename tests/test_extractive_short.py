@@ -340,3 +340,40 @@ def test_a_handover_note_naming_what_nothing_else_does_stays() -> None:
     ]
     (decision,) = record_of(events).decisions
     assert "CH-77120" in decision.text
+
+
+def test_a_lookup_result_opening_with_the_tools_words_says_what_it_adds() -> None:
+    events = [
+        ev("e1", "user", Part(text="Is nightly backup running for SITE-88?")),
+        call("e2", "check_nightly_backup_status", {}, "c1"),
+        answer(
+            "e3", "check_nightly_backup_status", {"result": "Nightly Backup is currently ON."}, "c1"
+        ),
+    ]
+    (fact,) = record_of(events).facts
+    assert (fact.text, fact.sources) == ("Checked nightly backup status: ON", ("e2", "e3"))
+
+
+def test_a_thing_still_waiting_after_a_second_result_is_one_question_of_what_it_waits_on_now() -> (
+    None
+):
+    events = [
+        ev("e1", "user", Part(text="Please make leave request LR-2026-118 3 days.")),
+        call("e2", "get_leave_request", {"request_id": "LR-2026-118"}, "c1"),
+        answer(
+            "e3",
+            "get_leave_request",
+            {"request_id": "LR-2026-118", "status": "pending_manager"},
+            "c1",
+        ),
+        call("e4", "update_leave_request", {"request_id": "LR-2026-118", "days": 3}, "c2"),
+        answer(
+            "e5",
+            "update_leave_request",
+            {"request_id": "LR-2026-118", "status": "pending_hr"},
+            "c2",
+        ),
+    ]
+    (question,) = record_of(events).open_questions
+    assert question.text == "LR-2026-118: status pending_hr"
+    assert question.sources == ("e2", "e3", "e4", "e5")

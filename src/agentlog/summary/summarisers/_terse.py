@@ -141,7 +141,7 @@ _GLUE: Final = frozenset(
 """Words that join a sentence's parts, or say only that it worked (which a decision says): no
 "on", "off", "no" or "not", which are what a result may answer."""
 _LINK: Final = re.compile(
-    r"^(?:(?:is|are|was|were|has been|have been) )?(?:now )?"
+    r"^(?:(?:is|are|was|were|has been|have been) )?(?:(?:now|currently|still) )?"
     r"(?:(?:set|changed|updated|switched|turned) )?(?:to: ?|to (?![a-z]))?:? ?"
 )
 """What joins a subject to what it now is ("is now", "set to:", "is turned", ":"); "to" only
@@ -151,13 +151,20 @@ _STEM: Final = 6
 """Words sharing this many first letters are one word's forms ("preferred", "preference")."""
 
 
-def not_said_again(prose: str, name: str, did: str, values: Sequence[tuple[str, str]]) -> str:
-    """A write's prose result without what only says the call again: a sentence whose every
-    word is the call's own (its tool name's words, ``did`` (the action's past: "sent"), its
-    arguments' keys and values) or glue ("Payment request sent to the customer for bill B-1"
-    for ``send_payment_request(customer_id, bill_id="B-1")``), and a sentence's opening subject
-    of the tool name's words before a link ("Airplane Mode is now OFF." for
-    ``toggle_airplane_mode``: "OFF."). The decision says the action and its arguments and
+def not_said_again(
+    prose: str,
+    name: str,
+    did: str,
+    values: Sequence[tuple[str, str]],
+    *,
+    echoes: bool = True,
+) -> str:
+    """A prose result without what only says the call again: with ``echoes`` (a write's), a
+    sentence whose every word is the call's own (its tool name's words, ``did`` (the action's
+    past: "sent"), its arguments' keys and values) or glue ("Payment request sent to the
+    customer for bill B-1" for ``send_payment_request(customer_id, bill_id="B-1")``); and a
+    sentence's opening subject of the tool name's words before a link ("Airplane Mode is now
+    OFF." for ``toggle_airplane_mode``: "OFF"). The item says the action and its arguments and
     cites the result; what is left is what the result adds."""
     named = {*words_of(name).split(), did.casefold()}
     own = set(named)
@@ -172,8 +179,12 @@ def not_said_again(prose: str, name: str, did: str, values: Sequence[tuple[str, 
     kept: list[str] = []
     for sentence in sentences(prose):
         tokens = _tokens(sentence)
-        if not any(v in sentence for v in values_said) and all(
-            t.casefold() in shown or t.casefold() in _GLUE or _one_of(t, own) for t in tokens
+        if (
+            echoes
+            and not any(v in sentence for v in values_said)
+            and all(
+                t.casefold() in shown or t.casefold() in _GLUE or _one_of(t, own) for t in tokens
+            )
         ):
             continue
         subject = 0

@@ -220,6 +220,7 @@ class _Builder:
         self.promised: list[tuple[list[str], str]] = []  # the agents' promises: sources, text
         self.awaiting: set[str] = set()  # the open questions that are outcomes awaited
         self.deadlines: set[str] = set()  # of those, the ones an agent's clause says
+        self.waits_on: dict[str, str] = {}  # a result's awaited question: what waits
         # Each write's position, what it acted on and its events.
         self.wrote: list[tuple[int, str, list[str]]] = []
         # Each read's fact, by its text: its title and fields.
@@ -376,6 +377,8 @@ class _Builder:
                 )
                 return
         self.open_questions.append(question)
+        if named:
+            self.waits_on[question.text] = named[0]
 
     def repeated_labels(self) -> set[str]:
         """The labels (``Status Bar:``) that the prose results of more than one tool show: a
@@ -571,9 +574,12 @@ class _Builder:
                 said = self.prose(prose, repeated, sources, texts)
                 if not said:
                     return  # all of it is a repeated part, which its own fact keeps
-                fields = [("", said)]
                 if says_what_it_did(said, name) and not args:
                     title = ""  # "Wi-Fi is turned OFF." needs no "Checked wifi status"
+                else:  # "Checked wifi calling status: ON", not "...: Wi-Fi Calling is ..."
+                    verb = title.split(" ", 1)[0]
+                    said = not_said_again(said, name, verb, values, echoes=False) or said
+                fields = [("", said)]
             else:
                 fields = kept_fields(found, texts, skip) if isinstance(found, dict) else []
             if not any(v for _, v in fields):
@@ -897,6 +903,21 @@ class _Builder:
             for q in questions
             if q.text not in self.deadlines or not any(same_day(r, q.text) for r in results)
         ]
+        # A thing read (or written) again, still waiting, is one question of what it waits on
+        # now ("#W1: status pending (item modified)" after "#W1: status pending"), citing both.
+        merged: list[SummaryItem] = []
+        at: dict[str, int] = {}  # what waits: where its question is
+        for q in questions:
+            thing = self.waits_on.get(q.text)
+            if thing is not None and thing in at:
+                before = merged[at[thing]]
+                sources = tuple(dict.fromkeys([*before.sources, *q.sources]))
+                merged[at[thing]] = q.model_copy(update={"sources": sources})
+                continue
+            if thing is not None:
+                at[thing] = len(merged)
+            merged.append(q)
+        questions = merged
         return SummaryRecord(
             goal=goal,
             facts=tuple(self.told_fact(f, commitments) for f in self.found_things()),
