@@ -101,6 +101,21 @@ def established(payload: str) -> str:
     return found
 
 
+_CROSSES: Final = "\u2717\u2718\u274c\u2716\u26d4\u2715\u274e\U0001f6ab"
+"""Signs of no: ballot and multiplication crosses, a cross mark, no entry."""
+_CROSS_HINTS: Final = frozenset(_CROSSES)
+_CROSSED: Final = re.compile(rf'"(?:[^"\\]|\\.)*?[{_CROSSES}](?:[^"\\]|\\.)*"')
+"""A string holding a sign of no ("refund \u274c approved", "unlocked: \u2717"): it states none
+of its words (a check mark beside it may be another part's: the whole string goes)."""
+_SET_TO_NO: Final = re.compile(
+    r"[A-Za-z_][\w.\-]* ?[=:] ?(?i:false|no|n|none|null|nil|off|0(?:\.0+)?)(?![\w.:])"
+)
+"""A key set to no inside a string, as a log line, a query string or a config writes it
+(``refund_approved=false``, ``unlocked = 0``, ``?approved=no&``, ``approved: 0``): the key's
+words are not so. It needs a letter before the key's ``=`` or ``:``, so a JSON key (its quote
+between) and a time (``12:00``) are not read."""
+
+
 def _established(payload: str) -> str:
     """A rendered payload without its free text: string values of :data:`_FREE_WORDS` words or
     more (a ticket's description, a form's message, a note) are someone's words that a tool
@@ -120,6 +135,12 @@ def _established(payload: str) -> str:
         payload = _without_free_fields(payload, payload.lower())
     if ": false" in payload or ": null" in payload:  # not after a quoted key: not JSON
         payload = _without_not_so(payload)
+    # What is left of "=" or ": 0" is inside strings (JSON's own zeros and a sign of no
+    # standing alone as a value went above, with their keys).
+    if "=" in payload or ": 0" in payload:
+        payload = _SET_TO_NO.sub(" ", payload)
+    if not payload.isascii() and _CROSS_HINTS.intersection(payload):
+        payload = _CROSSED.sub('""', payload)
     # Rendered JSON puts one space after each ":" and each ",": spaces beyond those are inside
     # values, and too few of them for one value of free text means there is none (most
     # payloads), which two counts in C tell without a scan in Python.
