@@ -377,3 +377,38 @@ def test_a_thing_still_waiting_after_a_second_result_is_one_question_of_what_it_
     (question,) = record_of(events).open_questions
     assert question.text == "LR-2026-118: status pending_hr"
     assert question.sources == ("e2", "e3", "e4", "e5")
+
+
+def test_a_lookup_another_tool_asked_the_same_answers_in_full_is_one_fact() -> None:
+    events = [
+        ev("e1", "user", Part(text="The exporter on AC-3321 cannot write files.")),
+        call("e2", "get_app_scopes", {"app": "exporter"}, "c1"),
+        answer(
+            "e3",
+            "get_app_scopes",
+            {"result": "Status for app exporter: Scopes Granted - read - network"},
+            "c1",
+        ),
+        call("e4", "check_app_access", {"app": "exporter"}, "c2"),
+        answer(
+            "e5", "check_app_access", {"result": "App 'exporter' has scopes: read, network."}, "c2"
+        ),
+        call("e6", "check_app_quota", {"app": "exporter"}, "c3"),
+        answer("e7", "check_app_quota", {"result": "Quota left: 120 files of 500"}, "c3"),
+    ]
+    first, second = record_of(events).facts
+    assert first.text.startswith("Looked up app scopes exporter: ")
+    assert first.sources == ("e2", "e3", "e4", "e5")
+    assert second.sources == ("e6", "e7")
+
+
+def test_two_lookups_asked_the_same_with_a_short_answer_each_stay_two_facts() -> None:
+    events = [
+        ev("e1", "user", Part(text="Device DV-2201 is offline.")),
+        call("e2", "check_radio_power", {"device_id": "DV-2201"}, "c1"),
+        answer("e3", "check_radio_power", {"result": "Power: OFF"}, "c1"),
+        call("e4", "check_radio_link", {"device_id": "DV-2201"}, "c2"),
+        answer("e5", "check_radio_link", {"result": "Link: OFF"}, "c2"),
+    ]
+    first, second = record_of(events).facts
+    assert (first.sources, second.sources) == (("e2", "e3"), ("e4", "e5"))

@@ -125,7 +125,10 @@ PROBLEMS = {
     # questions (a thing read again while it still waits is one question); a bracket's aside
     # is no clause, and a state a later promise repeats stays in its fact.
     "retail": "990674ba94556e59",
-    "telecom": "800b28447783554b",  # and the "imei" a record must now keep
+    # Then (issue 13 item 5) a lookup another tool asked the same answers in full is one
+    # fact, so the telecom record's every third fact is another set (the validator did not
+    # change: the retail digest is the same).
+    "telecom": "4fdfbdd106a65332",  # and the "imei" a record must now keep
 }
 
 

@@ -12,7 +12,7 @@ from typing import Final
 from agentlog.summary.record._extract import holds, words_of
 from agentlog.summary.record._scan import amount_key
 from agentlog.summary.record._sentences import sentences
-from agentlog.summary.record._words import forms
+from agentlog.summary.record._words import STOP_WORDS, forms
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.learned import is_id_key
 from agentlog.summary.summarisers._pending import whole_in
@@ -20,6 +20,7 @@ from agentlog.summary.summarisers._pending import whole_in
 __all__ = [
     "key_sentences",
     "not_said_again",
+    "says_no_more",
     "named_numbers",
     "no_free_text",
     "no_twice_said_amounts",
@@ -238,3 +239,20 @@ def _one_of(token: str, words: Collection[str]) -> bool:
         or (len(w) >= _STEM and w[:_STEM] == word[:_STEM])
         for w in words
     )
+
+
+_SAYS_MORE: Final = 3
+"""An answer of fewer words than this ("OFF") may be any tool's: it is never taken as another's."""
+
+
+def says_no_more(answer: str, other: str) -> bool:
+    """Whether ``answer`` says nothing ``other`` does not: each of its words (grammar left
+    out) is one of ``other``'s in some form, each value (a number, a code) one of its values
+    as written; and it has at least :data:`_SAYS_MORE` of them."""
+    mine = [t for t in _tokens(answer) if t.casefold() not in STOP_WORDS]
+    if len(mine) < _SAYS_MORE:
+        return False
+    theirs = _tokens(other)
+    words = {t.casefold() for t in theirs if t.isalpha()}
+    values = {t.casefold() for t in theirs if not t.isalpha()}
+    return all(_one_of(t, words) if t.isalpha() else t.casefold() in values for t in mine)

@@ -104,6 +104,7 @@ from agentlog.summary.summarisers._terse import (
     no_free_text,
     no_twice_said_amounts,
     not_said_again,
+    says_no_more,
     with_currency,
 )
 from agentlog.summary.summarisers.metrics import SummaryMetrics
@@ -225,6 +226,9 @@ class _Builder:
         self.wrote: list[tuple[int, str, list[str]]] = []
         # Each read's fact, by its text: its title and fields.
         self.read_parts: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+        # Each read's fact of a lookup that asked something, by its text: its tool, its
+        # arguments and what it answered.
+        self.asked_about: dict[str, tuple[str, str, str]] = {}
         # Each write's decision, by its text: its action, arguments, result and target.
         self.parts: dict[
             str, tuple[str, list[tuple[str, str]], list[tuple[str, str]], tuple[str, str] | None]
@@ -598,6 +602,8 @@ class _Builder:
             return
         if title:
             self.read_parts[item.text] = (title, fields)
+        if key[0] != "thing" and values:
+            self.asked_about[item.text] = (name, key[1], shown)
         if at is not None:
             self.facts[self.thing_at[key]] = item
         else:
@@ -885,6 +891,34 @@ class _Builder:
                 facts[self.thing_at[key]], facts[at] = item, None
         return [f for f in facts if f is not None]
 
+    def once_each(self, facts: list[SummaryItem]) -> list[SummaryItem]:
+        """``facts`` with a lookup's answer that another tool's, asked the same, says all of
+        (:func:`says_no_more`: "App 'messaging' has permission for: storage, phone." beside
+        "Permissions Granted: storage, phone" for ``messaging``) left to that one, which cites
+        both."""
+        out = list(facts)
+        for item in facts:
+            asked = self.asked_about.get(item.text)
+            if asked is None:
+                continue
+            for i, other in enumerate(out):
+                there = self.asked_about.get(other.text)
+                if (
+                    other is item
+                    or there is None
+                    or there[:2] == asked[:2]
+                    or there[1] != asked[1]
+                    or not says_no_more(asked[2], there[2])
+                ):
+                    continue
+                cited = {*other.sources, *item.sources}
+                sources = tuple(sorted(cited, key=lambda s: self.order.get(s, -1)))
+                out[i] = other.model_copy(update={"sources": sources})
+                self.asked_about[out[i].text] = there
+                out.remove(item)
+                break
+        return out
+
     def record(self, goal: str) -> SummaryRecord:
         commitments = self.new_commitments()
         # An awaited outcome a commitment already says ("You'll have a decision by May 26
@@ -920,7 +954,9 @@ class _Builder:
         questions = merged
         return SummaryRecord(
             goal=goal,
-            facts=tuple(self.told_fact(f, commitments) for f in self.found_things()),
+            facts=tuple(
+                self.told_fact(f, commitments) for f in self.once_each(self.found_things())
+            ),
             decisions=tuple(self.told(d, commitments) for d in self.decisions),
             commitments=tuple(commitments),
             open_questions=tuple(questions),
