@@ -412,3 +412,16 @@ def test_two_lookups_asked_the_same_with_a_short_answer_each_stay_two_facts() ->
     ]
     first, second = record_of(events).facts
     assert (first.sources, second.sources) == (("e2", "e3"), ("e4", "e5"))
+
+
+def test_a_write_status_that_only_says_it_worked_goes() -> None:
+    events = [
+        ev("e1", "user", Part(text="Use card pm_77120 for ACC-4410 and pause invoice IV-3301.")),
+        call("e2", "set_billing_card", {"account_id": "ACC-4410", "card": "pm_77120"}, "c1"),
+        answer("e3", "set_billing_card", {"status": "updated"}, "c1"),
+        call("e4", "pause_invoice", {"invoice_id": "IV-3301"}, "c2"),
+        answer("e5", "pause_invoice", {"status": "on_hold"}, "c2"),
+    ]
+    first, second = (d.text for d in record_of(events).decisions)
+    assert first == "Set billing card ACC-4410: card pm_77120"
+    assert "on_hold" in second

@@ -145,6 +145,11 @@ _ANSWER_CHARS: Final = 100
 """A lookup's answer with nothing the record must keep is cut to about this many."""
 
 
+_WORKED: Final = frozenset(
+    {"ok", "okay", "success", "succeeded", "successful", "done", "complete", "completed"}
+    | {"updated"}
+)
+"""Statuses that say only that a write worked (English words of success, of no domain)."""
 _ERROR_WORD: Final = re.compile(r"^\s*error\b\W*", re.IGNORECASE)
 """How an error message opens ("Error: User not found"), which "failed" says."""
 
@@ -474,9 +479,15 @@ class _Builder:
             result = kept_fields(payload, texts, said | self.said, codes=True)
             verb = action.split(" ", 1)[0].casefold()
             # A status the verb says already ("Cancelled order: status cancelled", "Withdrew
-            # claim: status withdrawn") goes.
+            # claim: status withdrawn"), or that only says it worked ("updated", "ok"), goes:
+            # a decision is a write that worked.
             result = [
-                kv for kv in result if not (is_status_key(kv[0]) and says_done(kv[1], name, verb))
+                kv
+                for kv in result
+                if not (
+                    is_status_key(kv[0])
+                    and (says_done(kv[1], name, verb) or kv[1].casefold() in _WORKED)
+                )
             ]
         acted = _acted_on(name, values)
         made = _made_id(name, payload, values) if prose is None else None
