@@ -425,3 +425,21 @@ def test_a_write_status_that_only_says_it_worked_goes() -> None:
     first, second = (d.text for d in record_of(events).decisions)
     assert first == "Set billing card ACC-4410: card pm_77120"
     assert "on_hold" in second
+
+
+def test_the_same_write_after_another_decision_stays_its_own() -> None:
+    events = [
+        ev("e1", "user", Part(text="Sync for WS-4410 is stuck.")),
+        call("e2", "toggle_sync_lock", {"workspace_id": "WS-4410"}, "c1"),
+        answer("e3", "toggle_sync_lock", {"result": "Sync lock is now engaged."}, "c1"),
+        call("e4", "transfer_to_agent", {"agent_name": "night_desk"}, "c2"),
+        answer("e5", "transfer_to_agent", {"result": "ok"}, "c2"),
+        call("e6", "toggle_sync_lock", {"workspace_id": "WS-4410"}, "c3"),
+        answer("e7", "toggle_sync_lock", {"result": "Sync lock is now released."}, "c3"),
+    ]
+    decisions = [(d.text, d.sources) for d in record_of(events).decisions]
+    assert decisions == [
+        ("Toggled sync lock WS-4410: engaged", ("e2", "e3")),
+        ("Handed to night_desk", ("e4", "e5")),
+        ("Toggled sync lock WS-4410: released", ("e6", "e7")),
+    ]

@@ -143,13 +143,13 @@ _ARG_CHARS: Final = 60
 """An argument's free text is cut to about this many characters (the call shows it all)."""
 _ANSWER_CHARS: Final = 100
 """A lookup's answer with nothing the record must keep is cut to about this many."""
-
-
 _WORKED: Final = frozenset(
     {"ok", "okay", "success", "succeeded", "successful", "done", "complete", "completed"}
     | {"updated"}
 )
 """Statuses that say only that a write worked (English words of success, of no domain)."""
+
+
 _ERROR_WORD: Final = re.compile(r"^\s*error\b\W*", re.IGNORECASE)
 """How an error message opens ("Error: User not found"), which "failed" says."""
 
@@ -239,8 +239,11 @@ class _Builder:
             str, tuple[str, list[tuple[str, str]], list[tuple[str, str]], tuple[str, str] | None]
         ] = {}
         self.calls: dict[str, tuple[str, str, Any]] = {}  # call id: event id, name, args
-        # The last write's tool and arguments, and each outcome so far of that call repeated.
-        self.last_write: tuple[tuple[str, tuple[tuple[str, str], ...]], list[str]] | None = None
+        # The last write's tool and arguments, each outcome so far of that call repeated, and
+        # its decision.
+        self.last_write: (
+            tuple[tuple[str, tuple[tuple[str, str], ...]], list[str], SummaryItem] | None
+        ) = None
         # The things read so far: their key fields and cited events, and where their fact is.
         self.things: dict[tuple[str, str], tuple[list[tuple[str, str]], list[str]]] = {}
         self.thing_at: dict[tuple[str, str], int] = {}
@@ -497,19 +500,27 @@ class _Builder:
         values = with_currency(values, self.patterns)
         result = with_currency(result, self.patterns)
         outcomes = [fields_text(result)]
-        last = self.decisions[-1] if self.decisions else None
-        if last is not None and self.last_write is not None and self.last_write[0] == call:
-            outcomes = [*self.last_write[1], *outcomes]
-            sources = [*last.sources, *sources]
-            if len(outcomes) > 1 and any(outcomes):
+        again = self.last_write
+        if again is not None and again[0] == call and self.decisions[-1:] == [again[2]]:
+            # Nothing was decided since that call's decision: this one takes its place.
+            outcomes = [*again[1], *outcomes]
+            sources = [*again[2].sources, *sources]
+            if any(outcomes):
                 # Each outcome in order: an empty one (it only said it worked) is "done".
                 said_each = (o.rstrip(".") or "done" for o in outcomes)
                 result = [("", ", then ".join(said_each))]
-            self.decisions.pop()
+        else:
+            again = None
         text = clip(self.act(action, values, result, made or acted), self.limit)
-        self.add(self.decisions, text, sources)
+        item = self.item(text, sources)
+        self.last_write = None
+        if item is not None:
+            if again is not None:
+                self.decisions.pop()
+            if item not in self.decisions:
+                self.decisions.append(item)
+                self.last_write = (call, outcomes, item)
         self.parts[text] = (action, values, list(result), made or acted)
-        self.last_write = (call, outcomes)
         first = next((v for k, v in values if is_id_key(k)), None)
         for target in dict.fromkeys(v for v in (first, acted and acted[1]) if v):
             self.changed(("thing", target.casefold()))
