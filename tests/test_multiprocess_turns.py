@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import os
 import signal
 import subprocess
@@ -220,3 +221,53 @@ async def test_a_turn_whose_server_was_killed_is_closed_by_the_next(
                 )
         finally:
             doomed.stop()
+
+
+async def sse_frames(lines: AsyncIterator[str]) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    """The (event, data) frames of a server-sent event stream's lines."""
+    kind, data = "", ""
+    async for line in lines:
+        if line.startswith("event: "):
+            kind = line[len("event: ") :]
+        elif line.startswith("data: "):
+            data = line[len("data: ") :]
+        elif not line and kind:
+            yield kind, json.loads(data) if data else {}
+            kind, data = "", ""
+
+
+def ended_turn(end: dict[str, Any]) -> str:
+    """The invocation an ``end`` frame closes (``""`` for the idle session's first ``end``)."""
+    return str(end["messages"][0]["invocation_id"])
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_stream_on_one_server_follows_a_turn_another_server_runs(
+    kind: str, tmp_path: Path
+) -> None:
+    with shared_db(kind, tmp_path) as db:
+        args = ("--agent", "serve_agents:slow_desk", "--follow-poll", "0.1")
+        async with servers(db, 2, *args) as (a, b):
+            sid = (await a.post("/sessions", json={})).json()["id"]
+            seen: list[tuple[str, dict[str, Any]]] = []
+
+            async def follow() -> None:
+                url = f"/sessions/{sid}/stream?follow=true"
+                async with b.stream("GET", url) as stream:
+                    async for frame in sse_frames(stream.aiter_lines()):
+                        seen.append(frame)
+                        if frame[0] == "end" and ended_turn(frame[1]):
+                            return
+
+            follower = asyncio.create_task(follow())
+            await asyncio.sleep(0.5)  # the stream is open on B before A's turn starts
+            reply = await a.post(f"/sessions/{sid}/messages", json={"text": "my order A-1001?"})
+            assert reply.status_code == 200
+            await asyncio.wait_for(follower, 30)
+            stored = [e["id"] for e in await events_of(a, sid)]
+            followed = [d["event"]["id"] for k, d in seen if k == "event"]
+            # B's client saw every event A's turn stored, once each, in order, then its end.
+            assert followed == stored
+            assert ended_turn(seen[-1][1]) == (await events_of(a, sid))[0]["invocation_id"]
+            if kind == "postgres":  # drafts cross servers there (B asks A for them)
+                assert any(k == "draft" for k, _ in seen)
