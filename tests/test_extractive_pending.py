@@ -223,3 +223,31 @@ def test_a_thing_read_again_while_it_waits_is_one_open_question() -> None:
     questions = [q for q in record_of(events).open_questions if "status pending" in q.text]
     assert len(questions) == 1
     assert {"e3", "e5"} <= set(questions[0].sources)
+
+
+def test_a_thing_read_again_no_longer_waiting_leaves_no_open_question() -> None:
+    request = {"request_id": "LR-2026-0931"}
+    events = [
+        ev("e1", "user", Part(text="Is my leave request LR-2026-0931 approved yet?")),
+        call("e2", "get_leave_request", request, "c1"),
+        answer("e3", "get_leave_request", {**request, "status": "pending_manager"}, "c1"),
+        call("e4", "get_leave_request", request, "c2"),
+        answer("e5", "get_leave_request", {**request, "status": "approved"}, "c2"),
+    ]
+    record = record_of(events)
+    assert not [q for q in record.open_questions if "pending" in q.text]
+    # Still waiting when last read: the question stays.
+    events[4] = answer("e5", "get_leave_request", {**request, "status": "pending_hr"}, "c2")
+    assert [q for q in record_of(events).open_questions if "pending_hr" in q.text]
+
+
+def test_a_write_or_another_tool_does_not_end_the_wait() -> None:
+    pa = {"pa_number": "PA-2026-0047781"}
+    events = [
+        ev("e1", "user", Part(text="Is prior auth PA-2026-0047781 approved?")),
+        call("e2", "get_prior_auth", pa, "c1"),
+        answer("e3", "get_prior_auth", {**pa, "status": "pending_information"}, "c1"),
+        call("e4", "attach_pa_documents", {**pa, "documents": ["chart_notes"]}, "c2"),
+        answer("e5", "attach_pa_documents", {**pa, "status": "sent_to_insurer"}, "c2"),
+    ]
+    assert [q for q in record_of(events).open_questions if "pending_information" in q.text]

@@ -227,6 +227,8 @@ class _Builder:
         self.awaiting: set[str] = set()  # the open questions that are outcomes awaited
         self.deadlines: set[str] = set()  # of those, the ones an agent's clause says
         self.waits_on: dict[str, str] = {}  # a result's awaited question: what waits
+        self.settled: dict[str, int] = {}  # tool and thing a later status ends the wait of
+        self.asked_by: dict[str, str] = {}  # a result's awaited question: the tool's name
         # Each write's position, what it acted on and its events.
         self.wrote: list[tuple[int, str, list[str]]] = []
         # Each read's fact, by its text: its title and fields.
@@ -306,6 +308,7 @@ class _Builder:
                 args, payload = clean(args), clean(response.response)
                 asked = self.entities.get(call_event, set())
                 values = self.arguments(args, asked)
+                wrote = False
                 if failed(payload):
                     error = payload.get("error") if isinstance(payload, dict) else None
                     why = str(error) if isinstance(error, str) else ""
@@ -323,11 +326,12 @@ class _Builder:
                     whole = [v for _, v in self.arguments(args, asked, cut=False)]
                     values = no_free_text(values, asked | texts, self.shown(), whole)
                     self.write(name, values, payload, texts, sources, repeated)
+                    wrote = True
                 else:
                     values = named_numbers(name, values, asked | texts)
                     self.read(name, args, values, payload, texts, sources, repeated)
                 if not failed(payload):
-                    self.awaited(name, args, payload, sources)
+                    self.awaited(name, args, payload, sources, wrote=wrote)
         for label, (value, sources) in self.last_shown.items():
             self.add(self.facts, clip(f"{label}, last shown: {value}", self.limit), sources)
         for call_id, (event_id, name, args) in self.calls.items():
@@ -336,7 +340,9 @@ class _Builder:
                 text += "; no result yet"
                 self.add(self.open_questions, text, [event_id])
 
-    def awaited(self, name: str, args: Any, payload: Any, sources: list[str]) -> None:
+    def awaited(
+        self, name: str, args: Any, payload: Any, sources: list[str], *, wrote: bool = False
+    ) -> None:
         """An outcome a result says is still to come, as an open question: a top-level key
         whose last word is ``due``, ``deadline`` or ``by`` holding a date (``decision_by``,
         ``merchant_response_due``), with what the result or its call identifies and its
@@ -354,7 +360,10 @@ class _Builder:
         ]
         status = payload.get("status")
         waiting = isinstance(status, str) and pending_status(status)
-        if not waits and not waiting:
+        settles = (
+            not wrote and not waits and not waiting and isinstance(status, str) and bool(status)
+        )
+        if not waits and not waiting and not settles:
             return
         # A status alone waits on what the call made (``create_leave_request``'s request).
         made = None if waits else _made_id(name, payload, self.arguments(args, ()))
@@ -366,6 +375,16 @@ class _Builder:
             for k, v in fields.items()
             if isinstance(k, str) and isinstance(v, str) and is_id_key(k) and identifier_shaped(v)
         ]
+        if settles:
+            # The same lookup's status that no longer waits ("approved" after
+            # "pending_manager"): what it names waits no more from here (:meth:`record` drops
+            # its earlier question). Another tool's status ("sent_to_insurer") or a write's
+            # (another work order "open") says what it did, not that the wait is over.
+            at = max((self.order.get(s, -1) for s in sources), default=-1)
+            for thing in named:
+                key = f"{name}\x00{thing}"
+                self.settled[key] = max(at, self.settled.get(key, -1))
+            return
         if waiting and not named:
             # What waits, when no key says it identifies: the result's or the call's value
             # shaped like an identifier ("waiver_request": "WVR-2026-0088").
@@ -391,6 +410,7 @@ class _Builder:
         self.open_questions.append(question)
         if named:
             self.waits_on[question.text] = named[0]
+            self.asked_by[question.text] = name
 
     def repeated_labels(self) -> set[str]:
         """The labels (``Status Bar:``) that the prose results of more than one tool show: a
@@ -965,6 +985,9 @@ class _Builder:
         at: dict[str, int] = {}  # what waits: where its question is
         for q in questions:
             thing = self.waits_on.get(q.text)
+            settled = self.settled.get(f"{self.asked_by.get(q.text)}\x00{thing}", -1)
+            if thing is not None and settled > max(self.order.get(s, -1) for s in q.sources):
+                continue  # read again later, no longer waiting: nothing is open
             if thing is not None and thing in at:
                 before = merged[at[thing]]
                 sources = tuple(dict.fromkeys([*before.sources, *q.sources]))
