@@ -161,6 +161,9 @@ REVERSALS: Final = frozenset(
 """Hedges that undo what their clause says, a state of their own when said alone."""
 _HINTS: Final = _MARKER_HINTS | _HEDGE_HINTS | _ASKED_HINTS | {"be", "see"}
 """Every word :func:`_clauses` and :func:`_hedges` ask a text whether it holds."""
+_NEGATOR_WORDS: Final = frozenset(_NEGATORS)
+_READ_HINTS: Final = _HINTS | _NEGATOR_WORDS
+"""The words :func:`_read` looks up in a text: the hints, and whether it holds a negator."""
 _STRING_ENDS: Final = ('"', "\n", "\u23ce", "[", "]", "{", "}")
 _PROSE_BEFORE: Final = frozenset(' ("[/')
 """What stands before a marker written as prose ("approved (pending signature)"), not inside
@@ -266,7 +269,7 @@ def _spaced_now(text: str, hedged: bool) -> str:
         folded = _NOT.sub(" not", folded)
     if folded.isascii():  # a translate in C, several times faster than the regex
         spaced = folded.encode("ascii").translate(_WORD_BYTES).decode("ascii")
-        return _conditioned(spaced, _clauses(folded, spaced, hedged))
+        return _read(folded, spaced, hedged)
     # Mostly ASCII, with a few distinct wider characters: each that is not a letter becomes a
     # space (one scan in C each), and the ASCII ones that are not letters too, by the same
     # translate on the text as UTF-8 (every byte of a wider character is >= 0x80, kept).
@@ -276,7 +279,19 @@ def _spaced_now(text: str, hedged: bool) -> str:
             letters = letters.replace(char, " ")
     raw = letters.encode("utf-8", "surrogatepass").translate(_WIDE_WORD_BYTES)
     spaced = raw.decode("utf-8", "surrogatepass")
-    return _conditioned(spaced, _clauses(folded, spaced, hedged))
+    return _read(folded, spaced, hedged)
+
+
+def _read(folded: str, spaced: str, hedged: bool) -> str:
+    """``spaced`` conditioned and negated (:func:`_conditioned`), its words split once: a
+    text with no condition and no negator (most payloads) is read as it is spaced."""
+    words = _READ_HINTS.intersection(spaced.split())
+    clauses = _clauses(folded, spaced, words, hedged)
+    if not clauses and _NEGATOR_WORDS.isdisjoint(words):
+        # No negator among its words: no " not " in it for :func:`_negated` to read (spaced,
+        # every character but a letter is a space, so a negator between spaces is a word).
+        return spaced
+    return _conditioned(spaced, clauses)
 
 
 _OVERLAYS: Final = "\u0334\u0335\u0336\u0337\u0338"
@@ -303,12 +318,14 @@ def _unmarked(folded: str) -> str:
     return folded
 
 
-def _clauses(folded: str, spaced: str, hedge: bool = True) -> list[tuple[int, int]]:
+def _clauses(
+    folded: str, spaced: str, words: frozenset[str], hedge: bool = True
+) -> list[tuple[int, int]]:
     """The spans of the conditions of ``folded``, from its spacing ``spaced``, which keeps every
     character's place (markers are found there, whole: ``refund_if_approved`` has one, as
-    every character but a letter is a space there; a clause's ends are found here)."""
+    every character but a letter is a space there; a clause's ends are found here). ``words``
+    are the words of ``spaced`` among :data:`_HINTS` (and any others)."""
     # Only the hint words are looked up again: their set, not every word's, is made.
-    words = _HINTS.intersection(spaced.split())
     hints = _MARKER_HINTS.intersection(words)
     hedged = _hedges(folded, spaced, words) if hedge else []
     if not _ASKED_HINTS.isdisjoint(words) and any(
