@@ -46,6 +46,9 @@ _PLAIN_NO: Final = re.compile(
     rf'|" *(?i:{_SAYS_NO})?[ .!]*"|\[" *(?i:{_SAYS_NO})?[ .!]*"\])'
 )
 """A key and a value that says no whatever the key (:data:`_NOT_SO` but for denials)."""
+_PLAIN_NO_VALUE: Final = re.compile(_PLAIN_NO.pattern.removeprefix('"[^"]*'))
+"""The value of :data:`_PLAIN_NO` from its key's closing quote: it starts with ``": ``, so
+the engine jumps from one key to the next, not from one quote to the next (twice as many)."""
 _DENIES: Final = re.compile(rf'": \[?" *(?i:{_DENIED})[ .!]*"')
 _DENIES_FOLDED: Final = re.compile(rf'": \[?" *(?:{_DENIED})[ .!]*"')
 """:data:`_DENIES` of a payload in lower case."""
@@ -74,8 +77,11 @@ one of a few values ("no longer needed", "damaged_in_transit"), and a record rep
 _FREE_VALUE: Final = re.compile(r'"(?:[^"\\]|\\.)*+"|\[(?:"(?:[^"\\]|\\.)*+"(?:, )?)*+\]')
 """A string, or a list of strings, as rendered JSON spells them."""
 _BY_LAST: Final = {k[-1]: [j for j in _TEXT_KEYS if j[-1] == k[-1]] for k in _TEXT_KEYS}
+_LAST_LETTERS: Final = "".join(sorted(_BY_LAST))
 _FREE_KEY: Final = re.compile(
-    '": ["\\[](?:'
+    # One class of every key's last letter first: most keys end in none of them, and fail
+    # there, before a look-behind per group is tried.
+    f'": ["\\[](?<=[{_LAST_LETTERS}]": .)(?:'
     + "|".join(
         f'(?<={last}": .)(?:' + "|".join(f'(?<={k}": .)' for k in keys) + ")"
         for last, keys in _BY_LAST.items()
@@ -128,7 +134,7 @@ def _established(payload: str) -> str:
         payload = _nested_denials(payload)
     # Most are plain (false, null, 0, "no"), cut by one substitution in C (no search first:
     # it finds as much); a value that only denies is weighed against its key one by one.
-    payload = _PLAIN_NO.sub(" ", payload)
+    payload = _without_plain_no(payload)
     if _DENIES_FOLDED.search(payload.lower()) is not None:  # case-blind, twice as fast
         payload = _without_no_values(payload)
     if _FREE_KEY.search(payload) is not None:
@@ -147,6 +153,29 @@ def _established(payload: str) -> str:
     if payload.count(" ") - 2 * payload.count('": ') < _FREE_WORDS - 1:
         return payload
     return _FREE_TEXT.sub('": ""', payload)
+
+
+def _without_plain_no(payload: str) -> str:
+    """``_PLAIN_NO.sub(" ", payload)``, found from each value: a match of :data:`_PLAIN_NO`
+    starts at the quote before a value's ``": `` (its key's opening quote, ``[^"]*`` crossing
+    no quote), unless an earlier match holds that quote."""
+    kept: list[str] = []
+    last = 0
+    search, rfind = _PLAIN_NO_VALUE.search, payload.rfind
+    value = search(payload)
+    while value is not None:
+        at = value.start()  # the key's closing quote
+        quote = rfind('"', 0, at)
+        if quote >= last:
+            kept.append(payload[last:quote])
+            last = value.end()
+            value = search(payload, last)
+        else:  # no quote of its own before it (or one a match before held): none here
+            value = search(payload, at + 1)
+    if not kept:
+        return payload
+    kept.append(payload[last:])
+    return " ".join(kept)
 
 
 def _nested_denials(payload: str) -> str:
