@@ -237,6 +237,40 @@ async def test_a_bad_event_id_is_refused_alike_and_writes_nothing(
     await refused(store, append, bad.error, field)
 
 
+@pytest.mark.parametrize("field", ["id", "invocation_id", "author"])
+@pytest.mark.parametrize(
+    "value", ["", 7, None, "\u00e9t\u00e9"], ids=["empty", "an int", "None", "non-ASCII"]
+)
+async def test_an_event_id_that_is_empty_or_not_a_string_is_refused_and_non_ascii_is_not(
+    store: SessionService, field: str, value: Any
+) -> None:
+    # An append checks its six identifiers joined first: what fails that check must still
+    # be judged one by one (an empty or non-string id refused, naming its field; valid
+    # non-ASCII accepted).
+    async def append(store: SessionService, session: Session) -> Any:
+        return await store.append_event(session, unchecked(said(), **{field: value}))
+
+    if value == "\u00e9t\u00e9":
+        await populate(store)
+        session = await store.get_session(app_name=APP, user_id=ANA, session_id="s1")
+        after = await append(store, session)
+        assert after.events[-1].__dict__[field] == value
+        return
+    await refused(store, append, InvalidValueError, field)
+
+
+async def test_ids_within_their_limit_are_accepted_though_together_past_it(
+    store: SessionService,
+) -> None:
+    await populate(store)
+    session = await store.get_session(app_name=APP, user_id=ANA, session_id="s1")
+    long = "i" * MAX_ID_BYTES
+    after = await store.append_event(
+        session, unchecked(said(), id=long, invocation_id=long, author=long)
+    )
+    assert [after.events[-1].id, after.events[-1].author] == [long, long]
+
+
 async def test_text_that_cannot_be_encoded_is_refused_alike(store: SessionService) -> None:
     async def append(store: SessionService, session: Session) -> Any:
         content = Content.model_construct(

@@ -26,8 +26,14 @@ from agentlog.errors import (
     StoreError,
     ValueTooLargeError,
 )
-from agentlog.events import Event, StateDelta
-from agentlog.limits import MAX_EVENT_BYTES, check_identifier, check_state, contract_error
+from agentlog.events import REMOVED, Event, StateDelta
+from agentlog.limits import (
+    MAX_EVENT_BYTES,
+    MAX_ID_BYTES,
+    check_identifier,
+    check_state,
+    contract_error,
+)
 from agentlog.sessions.base import Session, grown_session
 from agentlog.sessions.codec import encode_event
 from agentlog.state import (
@@ -95,33 +101,78 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     held, given = session.__dict__, event.__dict__
     if given["partial"]:
         return None
-    check_ids(held["app_name"], held["user_id"], held["id"])
-    state_delta = given["actions"].state_delta
+    state_delta = given["actions"].__dict__["state_delta"]
     # One search of the keys joined (by a character no prefix holds) instead of one per key.
     session_only = _SCOPE_MARK not in "\n".join(state_delta)
     stored = event if session_only else strip_temp(event)
     last_update_time = held["last_update_time"]
-    if stored.timestamp <= last_update_time:
+    fields = stored.__dict__
+    if fields["timestamp"] <= last_update_time:
         # The store is the clock of the log: it keeps timestamps strictly increasing.
         stored = stored.model_copy(update={"timestamp": math.nextafter(last_update_time, math.inf)})
+        fields = stored.__dict__
     # Checked again here, not only when the event was made: ``model_copy`` skips validation,
     # and what reaches a store must be what every store accepts and reads back.
-    fields = stored.__dict__
-    check_identifier(fields["id"], "id")
-    check_identifier(fields["invocation_id"], "invocation_id")
-    check_identifier(fields["author"], "author")
+    _check_append_ids(
+        held["app_name"],
+        held["user_id"],
+        held["id"],
+        fields["id"],
+        fields["invocation_id"],
+        fields["author"],
+    )
     if not session_only:
-        state_delta = fields["actions"].state_delta
+        state_delta = fields["actions"].__dict__["state_delta"]
     check_state(state_delta, "state_delta")
     return AppendPlan(
         stored,
-        # Most deltas hold session keys only: no scope to strip or route.
-        ScopedDelta({}, {}, dict(state_delta), {})  # app, user, session, temp
+        # Most deltas hold session keys only: no scope to strip or route. A validated delta
+        # is a FrozenDict already, and the unused scopes share one empty (read-only) mapping.
+        ScopedDelta(
+            _NO_KEYS,
+            _NO_KEYS,
+            state_delta if state_delta.__class__ is FrozenDict else dict(state_delta),
+            _NO_KEYS,
+        )  # app, user, session, temp
         if session_only
         else split_delta(state_delta),
         held["version"],
         _payload(stored),
     )
+
+
+_NO_KEYS: Final[FrozenDict[str, Any]] = FrozenDict()
+
+
+def _check_append_ids(
+    app_name: str, user_id: str, session_id: str, event_id: str, invocation_id: str, author: str
+) -> None:
+    """The identifiers of an append, as :func:`check_ids` and
+    :func:`agentlog.limits.check_identifier` check them: the usual short ASCII ones in one
+    pass over them joined, any other one by one (which names the one refused)."""
+    joined: str | None
+    try:
+        joined = app_name + user_id + session_id + event_id + invocation_id + author
+    except TypeError:  # not all strings (``model_copy`` skips validation)
+        joined = None
+    if (
+        joined.__class__ is str
+        and app_name
+        and user_id
+        and session_id
+        and event_id
+        and invocation_id
+        and author
+        # ASCII, so a character is a byte: all six together within one identifier's limit.
+        and len(joined) <= MAX_ID_BYTES
+        and joined.isascii()
+        and "\x00" not in joined
+    ):
+        return
+    check_ids(app_name, user_id, session_id)
+    check_identifier(event_id, "id")
+    check_identifier(invocation_id, "invocation_id")
+    check_identifier(author, "author")
 
 
 def _payload(event: Event) -> str:
@@ -153,8 +204,19 @@ def session_after(session: Session, plan: AppendPlan) -> Session:
     delta = plan.delta
     state = None
     if delta.app or delta.user or delta.session:  # what the stored event's delta holds
-        state = FrozenDict(apply_delta(session.state, plan.event.actions.state_delta))
+        state = _applied(session.__dict__["state"], plan.event.__dict__["actions"])
     return grown_session(session, plan.event, plan.expected_version + 1, state)
+
+
+def _applied(state: Mapping[str, Any], actions: Any) -> FrozenDict[str, Any]:
+    """``state`` with the stored event's delta applied, built as one ``FrozenDict``."""
+    changes = actions.__dict__["state_delta"]
+    if REMOVED in changes.values():
+        return FrozenDict(apply_delta(state, changes))
+    # ``dict.update`` itself, not the FrozenDict's refusal: the new mapping is not shared yet.
+    out: FrozenDict[str, Any] = FrozenDict(state)
+    dict.update(out, changes)
+    return out
 
 
 def initial_delta(state: Mapping[str, Any] | None) -> ScopedDelta:
