@@ -54,16 +54,18 @@ def encode_event(event: Event) -> str:
     # ULID, a new EventActions and two Python-level ``__eq__``s per event), more than half of
     # an append's Python time. Every default here is None, empty or False, so ``exclude_none``
     # and an exclusion of the empty ones, cached by which are empty, write the same payload.
-    actions = event.actions
+    # The fields read from the models' __dict__: an attribute costs several times an item.
+    fields = event.__dict__
+    actions = fields["actions"].__dict__
     shape = (
-        not event.long_running_tool_ids,
-        not actions.state_delta,
-        not actions.artifact_delta,
-        not actions.escalate,
-        not actions.skip_summarization,
-        not actions.requested_auth_configs,
-        not actions.requested_tool_confirmations,
-        actions.transfer_to_agent is None and actions.compaction is None,
+        not fields["long_running_tool_ids"],
+        not actions["state_delta"],
+        not actions["artifact_delta"],
+        not actions["escalate"],
+        not actions["skip_summarization"],
+        not actions["requested_auth_configs"],
+        not actions["requested_tool_confirmations"],
+        actions["transfer_to_agent"] is None and actions["compaction"] is None,
     )
     skip = _skips.get(shape)
     if skip is None:
