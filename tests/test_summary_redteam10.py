@@ -27,6 +27,7 @@ per payload and domain: three wordings, each under three citings and through
 96 of 96, measures 144 of 144; through a compaction 3 of 4 and a handoff 3 of 4. The nine
 controls stay ``verified``. The test ids that still end ``verified`` are strict xfails
 (:data:`_OPEN`; a fix turns each into a failure to unmark).
+
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ import pytest
 
 from agentlog import Event
 from test_summary_redteam3 import label
-from test_summary_redteam7 import assert_not_verified_through_a_compaction
+from test_summary_redteam7 import (
+    assert_not_verified_through_a_compaction,
+    tool_session,
+    verified_cases,
+)
 from test_summary_redteam8 import assert_not_verified_through_a_handoff
 from test_summary_redteam9 import (
     REFUND_WORDINGS,
@@ -50,17 +55,6 @@ from test_summary_redteam9 import (
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_state_its_own_object_cancelled_is_not_so[cancelled-order]",
-        "test_a_state_its_own_object_cancelled_is_not_so[cancelled-account]",
-        "test_a_state_its_own_object_cancelled_is_not_so[canceled-order]",
-        "test_a_state_its_own_object_cancelled_is_not_so[canceled-account]",
-        "test_a_state_its_own_object_cancelled_is_not_so[void-order]",
-        "test_a_state_its_own_object_cancelled_is_not_so[void-account]",
-        "test_a_state_its_own_object_cancelled_is_not_so[is cancelled-order]",
-        "test_a_state_its_own_object_cancelled_is_not_so[flat-order]",
-        "test_a_state_its_own_object_cancelled_is_not_so[flat-account]",
-        "test_a_state_its_own_object_cancelled_is_not_so[cancelled at-order]",
-        "test_a_state_its_own_object_cancelled_is_not_so[cancelled at-account]",
         "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[target-order]",
         "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[target-account]",
         "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[related-order]",
@@ -81,10 +75,8 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_measure_under_the_claims_key_is_no_yes[likelihood-account]",
         "test_a_measure_under_the_claims_key_is_no_yes[score-order]",
         "test_a_measure_under_the_claims_key_is_no_yes[score-account]",
-        "test_through_a_compaction[events0-Refund approved for A-1001.]",
         "test_through_a_compaction[events2-A-1001: refund approved.]",
         "test_through_a_compaction[events3-The refund for A-1001 was approved.]",
-        "test_through_a_handoff[events0-Refund approved for A-1001.]",
         "test_through_a_handoff[events2-A-1001: refund approved.]",
         "test_through_a_handoff[events3-The refund for A-1001 was approved.]",
     }
@@ -194,6 +186,58 @@ def test_a_measure_under_the_claims_key_is_no_yes(
     assert_none_verified(domain, order_answer, account_answer)
 
 
+# --- more shapes of the same families, in other domains (not counted above) -----------------
+
+BOOKING: Final = ("get_booking", {"booking_id": "BK-4410"})
+BOOKED: Final = ["Booking BK-4410 confirmed.", "BK-4410: booking confirmed."]
+INVOICE: Final = ("get_invoice", {"invoice_id": "INV-3307"})
+CAPTURED: Final = ["Payment captured for INV-3307.", "INV-3307: payment captured."]
+PRESCRIPTION: Final = ("get_prescription", {"rx_id": "RX-5520"})
+FILLED: Final = ["Prescription RX-5520 filled.", "RX-5520: prescription filled."]
+PACKAGE: Final = ("track_package", {"package_id": "PKG-1234"})
+DELIVERED: Final = ["Package PKG-1234 delivered."]
+CLAIM: Final = ("get_claim", {"claim_id": "CLM-5512"})
+PAID: Final = ["Claim CLM-5512 payout paid.", "CLM-5512: payout paid."]
+LOOKUP: Final = ("lookup_order", {"order_id": "A-1001"})
+ACCOUNTS: Final = ("get_account", {"account_id": "ACC-5521"})
+
+MORE_SHAPES: Final[list[tuple[str, tuple[str, dict[str, Any]], dict[str, Any], list[str]]]] = [
+    # (shape, (tool, arguments), the answer beside the arguments, wordings)
+    # 1. a cancellation or a revocation of the state's own object
+    (
+        "camel-cased cancel",
+        BOOKING,
+        {"booking": {"status": "confirmed", "isCanceled": True}},
+        BOOKED,
+    ),
+    (
+        "camel-cased revoke",
+        LOOKUP,
+        {"refund": {"status": "approved", "isRevoked": True}},
+        REFUND_WORDINGS,
+    ),
+    (
+        "flat cancelled at",
+        INVOICE,
+        {"payment_status": "captured", "payment_cancelled_at": "2026-09-01"},
+        CAPTURED,
+    ),
+    ("void", PRESCRIPTION, {"prescription": {"status": "filled", "void": True}}, FILLED),
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "answer", "wordings"),
+    [(m[1], m[2], m[3]) for m in MORE_SHAPES],
+    ids=[m[0] for m in MORE_SHAPES],
+)
+def test_more_shapes_of_the_same_families(
+    tool: tuple[str, dict[str, Any]], answer: dict[str, Any], wordings: list[str]
+) -> None:
+    name, args = tool
+    assert verified_cases(tool_session(name, args, {**args, **answer}), wordings) == []
+
+
 # --- paths: a compaction and a handoff -------------------------------------------------------
 
 PATHED: Final[list[tuple[list[Event], str]]] = [
@@ -230,6 +274,23 @@ CONTROLS: Final[list[tuple[list[Event], str]]] = [
 ]
 
 
-@pytest.mark.parametrize(("events", "wording"), CONTROLS)
+MORE_CONTROLS: Final[list[tuple[list[Event], str]]] = [
+    # A cancellation said no, or of the whole beside a named part, undoes nothing.
+    (
+        tool_session(
+            *BOOKING, {**BOOKING[1], "booking": {"status": "confirmed", "isCancelled": False}}
+        ),
+        BOOKED[0],
+    ),
+    (
+        tool_session(
+            *INVOICE, {**INVOICE[1], "cancelled": True, "payment": {"status": "captured"}}
+        ),
+        CAPTURED[1],
+    ),
+]
+
+
+@pytest.mark.parametrize(("events", "wording"), CONTROLS + MORE_CONTROLS)
 def test_what_the_tool_said_stays_verified(events: list[Event], wording: str) -> None:
     assert label(wording, ["e02", "e03"], events) == "verified", wording

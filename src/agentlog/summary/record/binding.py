@@ -145,7 +145,7 @@ from dataclasses import field as _default
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
-from agentlog.summary.record import _unreal
+from agentlog.summary.record import _cancelled, _unreal
 from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, may_be
 from agentlog.summary.record._dated import DATE, AsOf
 from agentlog.summary.record._extract import is_lookup
@@ -167,10 +167,11 @@ _GENERIC: Final = _WHAT | frozenset(
 _TEXT_WORDS: Final = frozenset(_TEXT_KEYS)
 """Key words that say a value is free text (:data:`._payload._TEXT_KEYS`), wherever they
 stand in the key (``note_1``, ``text_saved``): a tool stores it, it establishes none of it."""
-_UNDOING: Final = REVERSALS - {"cancelled", "canceled"} | _unreal.ENDED
-"""Words saying a decision was undone or ended (``revoked``, ``withdrawn``, ``superseded``):
-a key that says one of its object undoes the object's other states. Not "cancelled": an
-order that was cancelled may still have its refund approved."""
+_UNDOING: Final = REVERSALS - _cancelled.WORDS | _unreal.ENDED | {"void"}
+"""Words saying a decision was undone or ended (``revoked``, ``withdrawn``, ``superseded``,
+``void`` as ``voided``): a key that says one of its object undoes the object's other states.
+Not "cancelled": an order that was cancelled may still have its refund approved, so a
+cancellation undoes only what its own object says (:mod:`._cancelled`)."""
 _IRREGULAR: Final = frozenset(
     {"paid", "sent", "done", "given", "taken", "made", "sold", "kept", "won", "written"}
     | {"shown", "told", "granted", "ok", "okd"}
@@ -288,7 +289,9 @@ def numbers_of(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=8192)
 def _key_words(key: str) -> frozenset[str]:
-    return frozenset(content_words(_CAMEL.sub(" ", key)))
+    # Camel case split as snake case is ("isRevoked" as "is_revoked"): a space would make a
+    # hedge of a flag's word ("is revoked" reads "if~revoked"), and hide it.
+    return frozenset(content_words(_CAMEL.sub("_", key)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,6 +481,7 @@ def _walk(
         keys, day = reading.keys, reading.day
         changed = reading.changed if top else _NONE
         begin, unreal = len(found), _NONE
+        cancelled: list[tuple[frozenset[str], frozenset[str]]] | None = None
         for key, value in node.items():
             info = _key_info(key) if type(key) is str else _key_info(str(key))
             if changed and key in changed:  # a later answer to the same call holds now
@@ -489,6 +493,19 @@ def _walk(
                 unreal |= marked[0]  # "draft": true: its object is not so now
             words = info.words
             kind = type(value)
+            if (
+                info.cancels and value not in (None, False, 0) and not (kind is str and _no(value))
+            ):  # "refund_cancelled": true, "cancelled_at": "2026-11-30"
+                if cancelled is None:
+                    cancelled = []
+                cancelled.append((words - info.cancels - _NAME_WORDS - _TIMES, info.cancels))
+                if kind is str and _string(value) is None:
+                    # A date states no word: it says its key's words, as true would.
+                    found.append(
+                        _new(Leaf, (words - _NAME_WORDS - _TIMES, above, top, info.field,
+                                    _NONE, None, "", False, False, False, records, False,
+                                    obj, past or info.past, False, _NONE, False, thing))
+                    )  # fmt: skip
             if kind is str and not info.generic and len(value) <= 4 and value.lower() in _YES:
                 # "refund_approved": "yes" is a flag, as true is: it states its key's words,
                 # which so name no field; a failure or a context voids them as it voids true
@@ -603,6 +620,8 @@ def _walk(
                 reading.undoing.append((above, words - _UNDOING - _NAME_WORDS))
         if unreal:
             _unreal.mark(found, begin, unreal)
+        if cancelled:
+            _cancelled.mark(found, begin, thing, cancelled)
     elif isinstance(node, list | tuple):
         start, numbers = len(found), []
         for value in node:
@@ -699,7 +718,8 @@ def _says_no(value: Any, info: _Key, reading: _Reading, record: int) -> bool:
             return True  # "$0.00"; "boolean": a schema's, naming what the key may hold
         when = DATE.match(value) if reading.day is not None else None
         # A plan's date is what it says; an undoing dated later still ends the state.
-        return when is not None and when[1] > str(reading.day) and not (info.planned or info.undoes)
+        later = when is not None and when[1] > str(reading.day)
+        return later and not (info.planned or info.undoes or info.cancels)
     return False
 
 
@@ -878,6 +898,8 @@ class _Key(NamedTuple):
     """Whether it says its number counts a currency's minor unit (:data:`_MINOR`)."""
     unreal: frozenset[str] = _NONE
     """Its letter runs, when one may say its value is not a fact (:data:`._unreal.WORDS`)."""
+    cancels: frozenset[str] = _NONE
+    """Its words saying its object was cancelled (:data:`._cancelled.WORDS`)."""
 
 
 _ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False, False)
@@ -909,6 +931,7 @@ def _key_info(key: str) -> _Key:
         not runs.isdisjoint(_PLANNED),
         not runs.isdisjoint(_MINOR),
         runs if not runs.isdisjoint(_unreal.WORDS) else _NONE,
+        words & _cancelled.WORDS,
     )
 
 
@@ -1460,12 +1483,16 @@ def _state_unsaid(
     ):
         return False  # "updated marketing preferences": the act says what the item says
     negated = frozenset(w[len(NEGATED) :] for w in text_words if w.startswith(NEGATED))
-    unsaid = False
+    unsaid = firm = False
     for payload in payloads:
         for leaf in _under(payload, alternatives):
             if leaf.past or leaf.prose or leaf.member:
                 continue  # held before, free text, a list's member: no state of it now
-            if (leaf.amount is not None and leaf.amount in amounts) or not leaf.words.isdisjoint(
+            # A state its object's cancellation marks says nothing of it now, but that.
+            cancelled = bool(leaf.tail) and _cancelled_unsaid(leaf.tail, spoken, text_words)
+            if cancelled:
+                said = False
+            elif (leaf.amount is not None and leaf.amount in amounts) or not leaf.words.isdisjoint(
                 spoken
             ):
                 said = True  # "late fee of $25.00", "warranty active": what the thing is
@@ -1474,7 +1501,10 @@ def _state_unsaid(
                 said = leaf.states <= alternatives or not leaf.states.isdisjoint(spoken)
             else:
                 said = False
-            if not said and (unsaid or not _unsaid_state(leaf, alternatives, spoken, negated)):
+            if not said and (
+                (unsaid and (firm or not cancelled))
+                or not _unsaid_state(leaf, alternatives, spoken, negated)
+            ):
                 continue
             if leaf.field and leaf.value in payload.proper:
                 continue  # "city": "Bristol": what it is called
@@ -1482,7 +1512,7 @@ def _state_unsaid(
                 continue  # another thing's (read last: it reads the object's names)
             if said:
                 return False
-            unsaid = True
+            unsaid, firm = True, firm or cancelled
         if not unsaid and spoken.isdisjoint(_BOUNDS):
             unsaid = any(not alternatives.isdisjoint(rest) for _, rest in payload.lapsed)
         if not unsaid:
@@ -1492,10 +1522,22 @@ def _state_unsaid(
                 and not _negates(negated, words)
                 for words in payload.denied
             )
+    if firm:  # "unlock": {"status": "done", "cancelled": true} for "unlock done"
+        return True
     if unsaid:  # a value the item writes that is no leaf (an identifier, a date) says it too
         folded = text.casefold()
         return not any(_writes_under(p.source, alternatives, folded) for p in payloads)
     return False
+
+
+def _cancelled_unsaid(
+    tail: frozenset[str], spoken: frozenset[str], text_words: Collection[str]
+) -> bool:
+    """Whether a leaf's ``tail`` holds a cancellation (:mod:`._cancelled`) the item does not
+    say: the state it marks is not so now, and no value the item writes under its key says
+    it is (``"status": "done"`` of a cancelled unlock, for "unlock done")."""
+    words = tail & _cancelled.WORDS
+    return bool(words) and not words <= spoken and not words <= frozenset(text_words)
 
 
 def _writes_under(node: Any, alternatives: frozenset[str], text: str, depth: int = 0) -> bool:
