@@ -55,14 +55,6 @@ from test_summary_redteam9 import (
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[target-order]",
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[target-account]",
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[related-order]",
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[related-account]",
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[applies to-order]",
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[applies to-account]",
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[subject-order]",
-        "test_a_state_of_an_object_naming_another_thing_is_not_this_ones[subject-account]",
         "test_a_measure_under_the_claims_key_is_no_yes[fraction-order]",
         "test_a_measure_under_the_claims_key_is_no_yes[fraction-account]",
         "test_a_measure_under_the_claims_key_is_no_yes[negative-order]",
@@ -75,9 +67,7 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_measure_under_the_claims_key_is_no_yes[likelihood-account]",
         "test_a_measure_under_the_claims_key_is_no_yes[score-order]",
         "test_a_measure_under_the_claims_key_is_no_yes[score-account]",
-        "test_through_a_compaction[events2-A-1001: refund approved.]",
         "test_through_a_compaction[events3-The refund for A-1001 was approved.]",
-        "test_through_a_handoff[events2-A-1001: refund approved.]",
         "test_through_a_handoff[events3-The refund for A-1001 was approved.]",
     }
 )
@@ -223,6 +213,20 @@ MORE_SHAPES: Final[list[tuple[str, tuple[str, dict[str, Any]], dict[str, Any], l
         CAPTURED,
     ),
     ("void", PRESCRIPTION, {"prescription": {"status": "filled", "void": True}}, FILLED),
+    # 2. another thing's identifier
+    (
+        "another parcel",
+        PACKAGE,
+        {"shipment": {"status": "delivered", "parcel": "PKG-9001"}},
+        DELIVERED,
+    ),
+    ("another claim's payout", CLAIM, {"payout_status": "paid", "payout_for": "CLM-7781"}, PAID),
+    (
+        "another account's unlock",
+        ACCOUNTS,
+        {"unlock": {"status": "done", "account_id": "ACC-9000"}},
+        UNLOCK_WORDINGS,
+    ),
 ]
 
 
@@ -287,6 +291,23 @@ MORE_CONTROLS: Final[list[tuple[list[Event], str]]] = [
             *INVOICE, {**INVOICE[1], "cancelled": True, "payment": {"status": "captured"}}
         ),
         CAPTURED[1],
+    ),
+    # The parcel, the payout's claim and the nested account are the item's own.
+    (
+        tool_session(
+            *PACKAGE, {**PACKAGE[1], "shipment": {"status": "delivered", "parcel": "PKG-1234"}}
+        ),
+        DELIVERED[0],
+    ),
+    (
+        tool_session(*CLAIM, {**CLAIM[1], "payout_status": "paid", "payout_for": "CLM-5512"}),
+        PAID[1],
+    ),
+    (
+        tool_session(
+            *ACCOUNTS, {**ACCOUNTS[1], "unlock": {"status": "done", "account_id": "ACC-5521"}}
+        ),
+        UNLOCK_WORDINGS[0],
     ),
 ]
 

@@ -151,7 +151,7 @@ from agentlog.summary.record._dated import DATE, AsOf
 from agentlog.summary.record._extract import is_lookup
 from agentlog.summary.record._payload import _DENIED, _TEXT_KEYS, _decision_word
 from agentlog.summary.record._scan import amount_key
-from agentlog.summary.record._things import Names, Thing, another
+from agentlog.summary.record._things import Names, Thing, another, foreign
 from agentlog.summary.record._words import NEGATED, REVERSALS, STOP_WORDS, content_words, forms
 from agentlog.summary.record.entities import MONEY_KEYS
 
@@ -351,6 +351,9 @@ class Payload:
     proper: frozenset[str] = frozenset()
     """The values (lower case) written as names under a key naming a thing (``"city":
     "Bristol"``): what the thing is called, not a state of it."""
+    holders: tuple[tuple[frozenset[str], Thing], ...] = ()
+    """Each nested object held under a key (``"unlock": {...}``), with the key's words, for
+    :func:`_keys_of_others`."""
     under: dict[str, list[int]] = _default(default_factory=dict, compare=False, repr=False)
     """The places of the leaves under each key word (:func:`_under`), made on first use."""
 
@@ -361,7 +364,7 @@ class _Reading:
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
         *("changed", "kinds", "lapsed", "minor", "objects", "own", "record_obj", "records"),
-        *("dates", "denied", "idents", "proper", "refs", "undoing"),
+        *("dates", "denied", "holders", "idents", "proper", "refs", "undoing"),
     )
 
     def __init__(self, day: str | None = None) -> None:
@@ -394,6 +397,7 @@ class _Reading:
         self.idents: dict[str, frozenset[str]] = {}
         self.denied: list[frozenset[str]] = []
         self.proper: set[str] = set()
+        self.holders: list[tuple[frozenset[str], Thing]] = []
 
 
 def read_payload(tool: str, payload: Any) -> Payload:
@@ -450,6 +454,7 @@ def read_payload(tool: str, payload: Any) -> Payload:
         payload,
         is_lookup(tool),
         frozenset(reading.proper),
+        tuple(reading.holders),
     )
 
 
@@ -587,6 +592,7 @@ def _walk(
                 was = past or info.past
                 if isinstance(value, dict):  # a thing of its own, or a part of this one
                     inside = _new(Thing, (thing, value, key if type(key) is str else None))
+                    reading.holders.append((words, inside))
                 else:
                     inside = thing
                 _walk(
@@ -1193,6 +1199,9 @@ def binds(
         if others and not _own_words(words, amounts, payloads, others, said):
             return False  # "A-1001 refund approved" where the approval is A-2002's result's
     named = _named_records(text, payloads)
+    # The parts of each payload's top that another thing's identifier owns
+    # ("refund_applies_to": "A-2002"): read only when the item writes an identifier.
+    parts = [_foreign(p, ids) if ids and p.refs else () for p in payloads]
     written = spoken | frozenset(text_words)  # its negated words too ("no connection")
     undoes = not spoken.isdisjoint(_UNDOING)
     keys = frozenset().union(*(p.keys for p in payloads))
@@ -1211,14 +1220,16 @@ def binds(
             # is a state the payloads say too ("shipped" beside "status": "shipped"). Rule 3
             # first: it is cheap and seldom true, and binding the word is not.
             if _state_unsaid(
-                alternatives, spoken, text_words, ids, amounts, payloads, text
+                alternatives, spoken, text_words, ids, amounts, payloads, text, parts
             ) and not (
                 any(w in p.stating for p in payloads for w in alternatives)
-                and _bound(alternatives, spoken, payloads, named, undoes, written, ids)
+                and _bound(alternatives, spoken, payloads, named, undoes, written, ids, parts)
             ):
                 return False
+            if ids and _keys_of_others(alternatives, ids, payloads, parts):
+                return False  # "unlock": {"status": "done", "target": "ACC-9000"}
             continue
-        if not _bound(alternatives, spoken, payloads, named, undoes, written, ids):
+        if not _bound(alternatives, spoken, payloads, named, undoes, written, ids, parts):
             return False
     if amounts and _other_amount(payloads, spoken, amounts):
         return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
@@ -1330,14 +1341,17 @@ def _bound(
     undoes: bool,
     written: frozenset[str] = _NONE,
     ids: Collection[str] = (),
+    parts: Sequence[Sequence[frozenset[str]]] = (),
 ) -> bool:
     """Rule 1 for one word (in its forms): no payload states it, or one states it of the
     payload as a whole or of a subject the item names, or (but for a list's member, a clause
     and a part of what the payload is about) while the item names no other part of that
     payload that says something the item does not; never by free text, nor by a record
-    beside the one the item names by its code, nor by a state its object undoes."""
+    beside the one the item names by its code, nor by a state its object undoes, nor by
+    another thing's (``parts``: each payload's, :func:`_foreign`)."""
     stated = False
-    for payload, records in zip(payloads, named, strict=True):
+    owned = parts if len(parts) == len(payloads) else [()] * len(payloads)
+    for payload, records, foreign_parts in zip(payloads, named, owned, strict=True):
         if not alternatives.isdisjoint(payload.tool):
             return True
         for word in alternatives:
@@ -1347,6 +1361,8 @@ def _bound(
                     continue  # a note's words, however short: stored, not established
                 if leaf.thing is not None and ids and _another(leaf.thing, ids, payload):
                     continue  # "related": {"order_id": "A-2002", ...}: another order's
+                if foreign_parts and _owned(leaf, foreign_parts):
+                    continue  # "refund_applies_to": "A-2002" beside "refund_status"
                 if leaf.tail and not leaf.tail <= written:
                     continue  # "approved (not really)": the comment takes the state back
                 if records is not None and leaf.records and leaf.records.isdisjoint(records):
@@ -1388,6 +1404,67 @@ def _another(thing: Thing, ids: Collection[str], payload: Payload) -> bool:
     (:func:`._things.another`)."""
     names = _names(thing)
     return names is not None and another(names, ids, payload.id_kinds)
+
+
+def _foreign(payload: Payload, ids: Collection[str]) -> Sequence[frozenset[str]]:
+    """The parts of the payload's top object that another thing's identifier owns
+    (:func:`._things.foreign`: ``refund`` of ``"refund_applies_to": "A-2002"``)."""
+    return foreign(payload.refs, ids, payload.id_kinds, payload.tool | _PAST)
+
+
+def _keys_of_others(
+    alternatives: frozenset[str],
+    ids: Collection[str],
+    payloads: Sequence[Payload],
+    parts: Sequence[Sequence[frozenset[str]]],
+) -> bool:
+    """Whether each key with one of ``alternatives`` (a word the item names a field by) that
+    holds an object holds another thing's (:func:`_another`), one does, and the item's own
+    hold none: no key of the top (but of a part another thing's identifier owns, ``parts``),
+    no leaf of the item's thing, no tool's name. The item names another thing's part
+    (``"unlock": {"status": "done", "target": "ACC-9000"}`` for "ACC-5521 unlocked"); a field
+    of another's object holding no object (a variant's ``price``) is not read: its value is
+    what the item writes, read as any."""
+    found = False
+    for payload in payloads:
+        if not alternatives.isdisjoint(payload.tool):
+            return False
+        if not payload.holders or alternatives.isdisjoint(payload.keys):
+            continue
+        for words, thing in payload.holders:
+            if not alternatives.isdisjoint(words):
+                if not _another(thing, ids, payload):
+                    return False
+                found = True
+    if not found:
+        return False
+    owned = parts if len(parts) == len(payloads) else [()] * len(payloads)
+    for payload, foreign_parts in zip(payloads, owned, strict=True):
+        if alternatives.isdisjoint(payload.keys):
+            continue
+        source = payload.source
+        if isinstance(source, dict):
+            for key, value in source.items():
+                words = _key_words(key if isinstance(key, str) else str(key))
+                if (
+                    not isinstance(value, dict)
+                    and not alternatives.isdisjoint(words)
+                    and not any(not words.isdisjoint(part) for part in foreign_parts)
+                ):
+                    return False  # a key of the top object: what the payload is about
+        for leaf in _under(payload, alternatives):
+            if (leaf.thing is None or not _another(leaf.thing, ids, payload)) and not (
+                foreign_parts and _owned(leaf, foreign_parts)
+            ):
+                return False  # a state of the item's own thing under the word
+    return True
+
+
+def _owned(leaf: Leaf, parts: Sequence[frozenset[str]]) -> bool:
+    """Whether a leaf states something of a part of the top object that another thing's
+    identifier owns (:func:`_foreign`): its key path or its key names that part."""
+    said = leaf.subject | _cancelled.part(leaf)
+    return bool(said) and any(not said.isdisjoint(part) for part in parts)
 
 
 def _verdict(subject: frozenset[str], leaf: Leaf) -> bool:
@@ -1458,6 +1535,7 @@ def _state_unsaid(
     amounts: Collection[str],
     payloads: Sequence[Payload],
     text: str,
+    parts: Sequence[Sequence[frozenset[str]]] = (),
 ) -> bool:
     """Rule 3 for one word (in its forms) that names a key: whether the thing it names holds,
     in the payloads, a state the item does not say, and nothing the item says.
@@ -1484,7 +1562,8 @@ def _state_unsaid(
         return False  # "updated marketing preferences": the act says what the item says
     negated = frozenset(w[len(NEGATED) :] for w in text_words if w.startswith(NEGATED))
     unsaid = firm = False
-    for payload in payloads:
+    owned = parts if len(parts) == len(payloads) else [()] * len(payloads)
+    for payload, foreign_parts in zip(payloads, owned, strict=True):
         for leaf in _under(payload, alternatives):
             if leaf.past or leaf.prose or leaf.member:
                 continue  # held before, free text, a list's member: no state of it now
@@ -1510,6 +1589,8 @@ def _state_unsaid(
                 continue  # "city": "Bristol": what it is called
             if leaf.thing is not None and ids and _another(leaf.thing, ids, payload):
                 continue  # another thing's (read last: it reads the object's names)
+            if foreign_parts and _owned(leaf, foreign_parts):
+                continue  # a part of the top another thing's identifier owns
             if said:
                 return False
             unsaid, firm = True, firm or cancelled
