@@ -53,24 +53,7 @@ from test_summary_redteam9 import (
     order,
 )
 
-_OPEN: Final[frozenset[str]] = frozenset(
-    {
-        "test_a_measure_under_the_claims_key_is_no_yes[fraction-order]",
-        "test_a_measure_under_the_claims_key_is_no_yes[fraction-account]",
-        "test_a_measure_under_the_claims_key_is_no_yes[negative-order]",
-        "test_a_measure_under_the_claims_key_is_no_yes[negative-account]",
-        "test_a_measure_under_the_claims_key_is_no_yes[fraction as text-order]",
-        "test_a_measure_under_the_claims_key_is_no_yes[fraction as text-account]",
-        "test_a_measure_under_the_claims_key_is_no_yes[confidence-order]",
-        "test_a_measure_under_the_claims_key_is_no_yes[confidence-account]",
-        "test_a_measure_under_the_claims_key_is_no_yes[likelihood-order]",
-        "test_a_measure_under_the_claims_key_is_no_yes[likelihood-account]",
-        "test_a_measure_under_the_claims_key_is_no_yes[score-order]",
-        "test_a_measure_under_the_claims_key_is_no_yes[score-account]",
-        "test_through_a_compaction[events3-The refund for A-1001 was approved.]",
-        "test_through_a_handoff[events3-The refund for A-1001 was approved.]",
-    }
-)
+_OPEN: Final[frozenset[str]] = frozenset()
 """Cases that still end ``verified``: open (module docstring)."""
 
 
@@ -227,6 +210,12 @@ MORE_SHAPES: Final[list[tuple[str, tuple[str, dict[str, Any]], dict[str, Any], l
         {"unlock": {"status": "done", "account_id": "ACC-9000"}},
         UNLOCK_WORDINGS,
     ),
+    # 3. a measure
+    ("probability", LOOKUP, {"refund_approved_probability": 0.8}, REFUND_WORDINGS),
+    ("percentage", LOOKUP, {"refund_approved": "73%"}, REFUND_WORDINGS),
+    ("a delivery's fraction", PACKAGE, {"delivered": 0.4}, DELIVERED),
+    ("odds", PACKAGE, {"delivered_odds": 0.9}, DELIVERED),
+    ("paid -1", CLAIM, {"claim_paid": -1}, ["Claim CLM-5512 paid.", "CLM-5512 was paid."]),
 ]
 
 
@@ -309,6 +298,9 @@ MORE_CONTROLS: Final[list[tuple[list[Event], str]]] = [
         ),
         UNLOCK_WORDINGS[0],
     ),
+    # A sum under an act's key, written by the item; a score of something else.
+    (tool_session(*INVOICE, {**INVOICE[1], "amount_paid": 0.5}), "INV-3307: $0.50 paid."),
+    (tool_session(*PACKAGE, {**PACKAGE[1], "delivered": True, "delay_score": 0.3}), DELIVERED[0]),
 ]
 
 

@@ -145,7 +145,7 @@ from dataclasses import field as _default
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
-from agentlog.summary.record import _cancelled, _unreal
+from agentlog.summary.record import _cancelled, _measures, _unreal
 from agentlog.summary.record._currency import CURRENCY_CODES, item_currencies, may_be
 from agentlog.summary.record._dated import DATE, AsOf
 from agentlog.summary.record._extract import is_lookup
@@ -498,19 +498,28 @@ def _walk(
                 unreal |= marked[0]  # "draft": true: its object is not so now
             words = info.words
             kind = type(value)
-            if (
-                info.cancels and value not in (None, False, 0) and not (kind is str and _no(value))
-            ):  # "refund_cancelled": true, "cancelled_at": "2026-11-30"
-                if cancelled is None:
-                    cancelled = []
-                cancelled.append((words - info.cancels - _NAME_WORDS - _TIMES, info.cancels))
-                if kind is str and _string(value) is None:
-                    # A date states no word: it says its key's words, as true would.
-                    found.append(
-                        _new(Leaf, (words - _NAME_WORDS - _TIMES, above, top, info.field,
-                                    _NONE, None, "", False, False, False, records, False,
-                                    obj, past or info.past, False, _NONE, False, thing))
-                    )  # fmt: skip
+            if info.rare:  # a measure or a cancellation: few keys say one
+                if info.measures and (measure := _measured(info, value, above, top, records,
+                                                           past, thing)) is not None:  # fmt: skip
+                    # "unlock_confidence": 0.95 measures the unlock: said only with the measure
+                    keys.update(words)
+                    found.append(measure)
+                    continue
+                if (
+                    info.cancels
+                    and value not in (None, False, 0)
+                    and not (kind is str and _no(value))
+                ):  # "refund_cancelled": true, "cancelled_at": "2026-11-30"
+                    if cancelled is None:
+                        cancelled = []
+                    cancelled.append((words - info.cancels - _NAME_WORDS - _TIMES, info.cancels))
+                    if kind is str and _string(value) is None:
+                        # A date states no word: it says its key's words, as true would.
+                        found.append(
+                            _new(Leaf, (words - _NAME_WORDS - _TIMES, above, top, info.field,
+                                        _NONE, None, "", False, False, False, records, False,
+                                        obj, past or info.past, False, _NONE, False, thing))
+                        )  # fmt: skip
             if kind is str and not info.generic and len(value) <= 4 and value.lower() in _YES:
                 # "refund_approved": "yes" is a flag, as true is: it states its key's words,
                 # which so name no field; a failure or a context voids them as it voids true
@@ -519,9 +528,11 @@ def _walk(
                 # "refund_approved": [false], "$0.00", "approved_on" a later day: its act's
                 # words are stated as not so, and name no field
                 keys.update(words - info.acts)
+                figure = _measures.number(value)  # "refund_approved": 0.73 keeps its sum
                 found.append(
                     Leaf(info.acts, above | (info.naming - info.acts), top, info.field, _NONE,
-                         None, "", records=records, void=True, thing=thing)
+                         None if figure is None else _amount(figure), "", records=records,
+                         void=True, thing=thing)
                 )  # fmt: skip
                 continue
             if kind is str or isinstance(value, str):  # most values: read here, no call per leaf
@@ -652,6 +663,32 @@ def _walk(
                 _superseded(found, [[i] for i in range(start, len(found))])
 
 
+def _measured(
+    info: _Key,
+    value: Any,
+    above: frozenset[str],
+    top: bool,
+    records: frozenset[int],
+    past: bool,
+    thing: Thing | None,
+) -> Leaf | None:
+    """The leaf of a number under a key with a measure word (:mod:`._measures`:
+    ``"unlock_confidence": 0.95``): it states the key's other words, binding only an item that
+    names the measure too (its tail), and holds its amount; ``None`` for any other value, or a
+    key of no other word (``"score": 0.42``)."""
+    number = _measures.number(value)
+    if number is None:
+        return None
+    measured = info.words - info.measures - _NAME_WORDS
+    if not measured:
+        return None
+    return _new(
+        Leaf,
+        (measured, above, top, info.field, _NONE, _amount(number), "", False, False, False,
+         records, False, 0, past or info.past, False, info.measures, False, thing),
+    )  # fmt: skip
+
+
 def _ident(value: str) -> str | None:
     """A string that reads as an identifier (:data:`_ID_SHAPE`), case folded, no ``#``."""
     return value.lstrip("#").casefold() if _ID_SHAPE.fullmatch(value) else None
@@ -713,8 +750,11 @@ def _not_so_now(
 def _says_no(value: Any, info: _Key, reading: _Reading, record: int) -> bool:
     """Whether a value says that its key's act is not so: a list or an object of values that
     say no (``[false]``, ``{"value": false}``), a zero in any unit (``"$0.00"``, ``"0 USD"``,
-    ``"zero"``), or a day after the event's (``"approved_on": "2099-01-01"``: not yet, unless
-    the key says it is a plan: ``scheduled_for``)."""
+    ``"zero"``), a number below one (:func:`._measures.below_one`: ``0.73``, ``-1``,
+    ``"0.73"``: a measure or a sign, no yes), or a day after the event's (``"approved_on":
+    "2099-01-01"``: not yet, unless the key says it is a plan: ``scheduled_for``)."""
+    if _measures.below_one(value, info.words):
+        return True
     if isinstance(value, list | tuple | dict):
         inner = list(value.values()) if isinstance(value, dict) else list(value)
         scalars = [v for v in inner if not isinstance(v, str) or not DATE.match(v)]
@@ -906,6 +946,10 @@ class _Key(NamedTuple):
     """Its letter runs, when one may say its value is not a fact (:data:`._unreal.WORDS`)."""
     cancels: frozenset[str] = _NONE
     """Its words saying its object was cancelled (:data:`._cancelled.WORDS`)."""
+    measures: frozenset[str] = _NONE
+    """Its words saying its number measures the others (:data:`._measures.WORDS`)."""
+    rare: bool = False
+    """Whether it has :attr:`cancels` or :attr:`measures` (one test per key in the walk)."""
 
 
 _ITEM: Final = _Key(_NONE, _NONE, _NONE, True, False, False, False, False, False, False)
@@ -938,6 +982,8 @@ def _key_info(key: str) -> _Key:
         not runs.isdisjoint(_MINOR),
         runs if not runs.isdisjoint(_unreal.WORDS) else _NONE,
         words & _cancelled.WORDS,
+        words & _measures.WORDS,
+        not words.isdisjoint(_cancelled.WORDS) or not words.isdisjoint(_measures.WORDS),
     )
 
 
