@@ -127,6 +127,19 @@ naming that object by its key (:func:`binds`); a sum is the named thing's when t
 its key's other words (``refund_amount``), never a bound's (``max_refund``), and a count is
 the field the item writes whole (``items_refunded``, not ``items``: :func:`_unnamed_amount`).
 
+Round 10 (issue 13) read what a state's own object says beside it:
+
+- a cancellation (:mod:`._cancelled`: ``"cancelled": true``, ``cancelled_at``,
+  ``refund_cancelled``) marks the states of the object holding it, or of the part its other
+  words name, never a nested object's: they bind only an item that says it, and a value the
+  item writes under the object's key does not lift it (:func:`_state_unsaid`);
+- an identifier of the shape of the item's under any key of a nested object is another
+  thing's name (:func:`._things.another`), a top key holding one owns the part of the top its
+  other words name (:func:`_foreign`), and an item naming a key whose objects are all another
+  thing's names that thing's part (:func:`_keys_of_others`);
+- a number below one under an act's key states the act as not so, and one under a measure
+  word binds only an item that names the measure (:mod:`._measures`).
+
 Keys that name no thing of their own (:data:`_GENERIC`: ``status``, ``state``, ``result``,
 ``type``, ...) make their value a state of their object; key words that only say a value is an
 identifier (:data:`_NAME_WORDS`: ``id``, ``number``, ``code``) are not what an item names.
