@@ -669,3 +669,23 @@ def test_a_group_of_an_identifier_written_in_groups_is_not_asked_for_by_itself()
     got = found(events)
     assert "PRM 5512-07-C" in got
     assert "5512-07-C" not in got
+
+
+def test_an_identifier_in_groups_is_held_however_many_were_asked_about_first() -> None:
+    # A unit asked about many identifiers reads its tokens once (speed); an IBAN it writes in
+    # groups must still be found, as it is when asked first.
+    from agentlog.summary.record._scan import Entity
+    from agentlog.summary.record._unit import Unit
+
+    text = 'lookup RESULT {"iban": "DE89 3704 0044 0532 0130 00", "orders": ["A-1", "A-2", "A-3"]}'
+
+    def ident(token: str) -> Entity:
+        return Entity("id", "id", token, "id:" + token.lower())
+
+    iban = ident("DE89370400440532013000")
+    assert Unit("tool", text).holds(iban)
+    unit = Unit("tool", text)
+    for n in range(1, 10):
+        unit.holds(ident(f"A-{n}"))
+    assert unit.holds(iban)
+    assert not unit.holds(ident("DE89370400440532013001"))

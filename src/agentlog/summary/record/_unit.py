@@ -9,7 +9,7 @@ from typing import Any, Final, Literal
 
 from agentlog.summary.record._groups import about, may_group, record_lists, two_lists
 from agentlog.summary.record._payload import established
-from agentlog.summary.record._scan import amount_key, date_entities
+from agentlog.summary.record._scan import GROUPED_MIN, amount_key, date_entities
 from agentlog.summary.record._scope import current
 from agentlog.summary.record._words import forms, letters_of
 from agentlog.summary.record.binding import Payload, read_payload
@@ -32,6 +32,9 @@ TIER_OF_LABEL: Final[dict[Provenance, Tier]] = {
 _NOT_DIGITS: Final = re.compile(r"\D+")
 _ONE_TOKEN: Final = re.compile(r"[\w#-]+")
 _SEARCHES: Final = 8
+_SPREAD: Final = re.compile(r"\d [^\W_]|[^\W_] \d")
+"""A digit and a letter or digit with one space between: a text that may write an identifier
+in groups (``de89 3704``)."""
 """Identifier searches in one unit before it is tokenised instead."""
 _Apart = tuple["Unit | None", list[list[str]]]
 """What :meth:`Unit.apart` reads of a payload for some identifiers: the rest of it, and the
@@ -50,7 +53,8 @@ class Unit:
 
     __slots__ = ("_amounts", "_apart", "_asked", "_dates", "_digits", "_echo", "_folded",
                  "_groups", "_in_groups", "_leaves", "_letters", "_listing", "_lists", "_own",
-                 "_payload", "_scoped", "_source", "_tokens", "_whole", "_words", "full", "link",
+                 "_payload", "_scoped", "_source", "_spread", "_tokens", "_whole", "_words", "full",
+                 "link",
                  "text", "tier")  # fmt: skip
 
     def __init__(
@@ -89,6 +93,7 @@ class Unit:
         self._whole = whole
         self._asked = 0
         self._tokens: set[str] | None = None
+        self._spread = False
         self._folded: str | None = None
         self._amounts: set[str] | None = None
         self._dates: set[str] | None = None
@@ -130,7 +135,7 @@ class Unit:
         if kind == "id":
             token = key[3:]
             if self._tokens is not None:
-                return token in self._tokens or "#" + token in self._tokens
+                return token in self._tokens or "#" + token in self._tokens or self._grouped(token)
             if self._folded is None:
                 text = self.text
                 self._folded = text.lower() if text.isascii() else text.casefold()
@@ -138,7 +143,10 @@ class Unit:
             if self._asked > _SEARCHES and _ONE_TOKEN.fullmatch(token) is not None:
                 # Asked about many identifiers (an item listing a payload's ids): one pass.
                 self._tokens = _utf8_tokens(self._folded.encode("utf-8", "surrogatepass"))
-                return token in self._tokens or "#" + token in self._tokens
+                # Whether it writes anything in groups (a digit beside a space and a letter or
+                # digit), once: only then may a long identifier be in it apart.
+                self._spread = _SPREAD.search(self._folded) is not None
+                return token in self._tokens or "#" + token in self._tokens or self._grouped(token)
             # A search and a look at both ends beat tokenising the whole unit: a record asks
             # about a few identifiers of most events it cites.
             return holds_token(self._folded, token)
@@ -156,6 +164,14 @@ class Unit:
         if self._digits is None:  # a phone number: its last ten digits
             self._digits = _NOT_DIGITS.sub("", self.text)
         return key.removeprefix("digits:") in self._digits
+
+    def _grouped(self, token: str) -> bool:
+        """Whether the unit writes ``token`` in groups (``DE89 3704 0044 ...``), which its
+        token set cannot tell: the answer :func:`holds_token` gives before the set is made,
+        however many identifiers were asked about first."""
+        if not self._spread or len(token) < GROUPED_MIN or self._folded is None:
+            return False
+        return any(c.isdigit() for c in token) and holds_token(self._folded, token)
 
     def words(self) -> set[str]:
         """Every word of the unit, folded (of the part shown, until :meth:`expand`); of a tool
