@@ -32,10 +32,10 @@ TIER_OF_LABEL: Final[dict[Provenance, Tier]] = {
 _NOT_DIGITS: Final = re.compile(r"\D+")
 _ONE_TOKEN: Final = re.compile(r"[\w#-]+")
 _SEARCHES: Final = 8
+"""Identifier searches in one unit before it is tokenised instead."""
 _SPREAD: Final = re.compile(r"\d [^\W_]|[^\W_] \d")
 """A digit and a letter or digit with one space between: a text that may write an identifier
 in groups (``de89 3704``)."""
-"""Identifier searches in one unit before it is tokenised instead."""
 _Apart = tuple["Unit | None", list[list[str]]]
 """What :meth:`Unit.apart` reads of a payload for some identifiers: the rest of it, and the
 records of each group about none of them."""

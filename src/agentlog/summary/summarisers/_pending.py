@@ -214,19 +214,20 @@ def _outside_brackets(sentence: str) -> list[str]:
     """The sentence cut at each :data:`_CUT` that no bracket encloses: "(item ID: 2757705742)"
     is an aside of its clause, not where one ends."""
     parts: list[str] = []
-    start = 0
+    start = read = opened = 0
     for cut in _CUT.finditer(sentence):
-        before = sentence[start : cut.start()]
-        if _depth(sentence[: cut.start()]) == 0:
-            parts.append(before)
+        opened += _opened(sentence[read : cut.start()])  # brackets open before the cut
+        read = cut.start()
+        if opened <= 0:
+            parts.append(sentence[start : cut.start()])
             start = cut.end()
     parts.append(sentence[start:])
     return parts
 
 
-def _depth(text: str) -> int:
-    """How many brackets are open at the end of ``text``."""
-    return max(0, text.count("(") + text.count("[") - text.count(")") - text.count("]"))
+def _opened(text: str) -> int:
+    """How many more brackets ``text`` opens than it closes."""
+    return text.count("(") + text.count("[") - text.count(")") - text.count("]")
 
 
 def _past(lower: str, opening: bool) -> bool:

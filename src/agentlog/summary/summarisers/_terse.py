@@ -15,7 +15,7 @@ from agentlog.summary.record._sentences import sentences
 from agentlog.summary.record._words import STOP_WORDS, forms
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.learned import is_id_key
-from agentlog.summary.summarisers._pending import whole_in
+from agentlog.summary.summarisers._pending import upper_first, whole_in
 
 __all__ = [
     "key_sentences",
@@ -199,7 +199,7 @@ def not_said_again(
                 if " " not in sentence.strip():
                     sentence = sentence.rstrip(".")  # a value alone, as a field shows it
                 elif sentence.split(None, 1)[0].isalpha():  # a word, not a value as written
-                    sentence = sentence[:1].upper() + sentence[1:]
+                    sentence = upper_first(sentence)
         kept.append(sentence)
     return " ".join(kept)
 

@@ -185,10 +185,6 @@ _AWAITED: Final = frozenset({"due", "deadline", "by"})
 """The last word of a result's key naming when an outcome is to come (``decision_by``)."""
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _listed(found: Any) -> list[dict[str, Any]] | None:
     """A result's listing: a list of objects, or an object's one list of objects beside
     scalars only (``{"total": 64, "results": [...]}``)."""
@@ -227,7 +223,8 @@ class _Builder:
         self.awaiting: set[str] = set()  # the open questions that are outcomes awaited
         self.deadlines: set[str] = set()  # of those, the ones an agent's clause says
         self.waits_on: dict[str, str] = {}  # a result's awaited question: what waits
-        self.settled: dict[str, int] = {}  # tool and thing a later status ends the wait of
+        # A tool and a thing it read no longer waiting: where (a later status ends the wait).
+        self.settled: dict[tuple[str, str], int] = {}
         self.asked_by: dict[str, str] = {}  # a result's awaited question: the tool's name
         # Each write's position, what it acted on and its events.
         self.wrote: list[tuple[int, str, list[str]]] = []
@@ -315,7 +312,7 @@ class _Builder:
                     why = why or payload_text(payload, self.limit // 2, texts, self.patterns)
                     why = _ERROR_WORD.sub("", why, count=1)
                     shown = args_text(named_numbers(name, values, asked | texts))
-                    head = _capital(" ".join(filter(None, (words_of(name), shown))))
+                    head = upper_first(" ".join(filter(None, (words_of(name), shown))))
                     self.add(self.facts, clip(f"{head} failed: {why}", self.limit), sources)
                 elif is_state_changing(
                     name,
@@ -336,7 +333,7 @@ class _Builder:
             self.add(self.facts, clip(f"{label}, last shown: {value}", self.limit), sources)
         for call_id, (event_id, name, args) in self.calls.items():
             if call_id not in answered:
-                text = _capital(self.act(words_of(name), self.arguments(args, ())))
+                text = upper_first(self.act(words_of(name), self.arguments(args, ())))
                 text += "; no result yet"
                 self.add(self.open_questions, text, [event_id])
 
@@ -382,8 +379,7 @@ class _Builder:
             # (another work order "open") says what it did, not that the wait is over.
             at = max((self.order.get(s, -1) for s in sources), default=-1)
             for thing in named:
-                key = f"{name}\x00{thing}"
-                self.settled[key] = max(at, self.settled.get(key, -1))
+                self.settled[name, thing] = max(at, self.settled.get((name, thing), -1))
             return
         if waiting and not named:
             # What waits, when no key says it identifies: the result's or the call's value
@@ -985,7 +981,7 @@ class _Builder:
         at: dict[str, int] = {}  # what waits: where its question is
         for q in questions:
             thing = self.waits_on.get(q.text)
-            settled = self.settled.get(f"{self.asked_by.get(q.text)}\x00{thing}", -1)
+            settled = self.settled.get((self.asked_by.get(q.text, ""), thing or ""), -1)
             if thing is not None and settled > max(self.order.get(s, -1) for s in q.sources):
                 continue  # read again later, no longer waiting: nothing is open
             if thing is not None and thing in at:
