@@ -3,7 +3,8 @@ writes a string's, a flag's and a number's leaf out in place, and must read them
 
 from __future__ import annotations
 
-from agentlog.summary.record.binding import Leaf, read_payload
+from agentlog.summary.record._walk import read_payload
+from agentlog.summary.record.leaves import Leaf
 
 _NONE: frozenset[str] = frozenset()
 

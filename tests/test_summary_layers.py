@@ -27,6 +27,14 @@ def test_the_record_and_its_checks_do_not_import_the_runner() -> None:
     assert "agentlog.summary.summarisers.service" not in loaded
 
 
+def test_a_payload_is_read_into_leaves_without_the_checks_that_read_them() -> None:
+    loaded = _imported_after("import agentlog.summary.record._walk")
+    assert "agentlog.summary.record.leaves" in loaded
+    record = "agentlog.summary.record."
+    checks = {record + name for name in ("binding", "_others", "_unsaid", "_misstated")}
+    assert loaded.isdisjoint(checks)
+
+
 def test_the_package_still_exports_the_model_backed_service() -> None:
     from agentlog.summary.summarisers.service import SummaryService
 

@@ -9,7 +9,7 @@ import pytest
 
 from agentlog import Content, Event, Part
 from agentlog.summary import SummaryItem, SummaryRecord, transcript_lines, validate_output
-from agentlog.summary.record import _scope, _unit, binding
+from agentlog.summary.record import _scope, _unit, _walk, leaves
 
 T0 = 1_790_000_000.0
 
@@ -56,9 +56,9 @@ def test_a_payload_two_events_hold_is_read_once_per_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     read: list[str] = []
-    real = binding.read_payload
+    real = _walk.read_payload
 
-    def counted(tool: str, payload: Any) -> binding.Payload:
+    def counted(tool: str, payload: Any) -> leaves.Payload:
         read.append(tool)
         return real(tool, payload)
 
@@ -74,7 +74,7 @@ def test_a_payload_two_events_hold_is_read_once_per_check(
 
 def test_labels_are_those_of_reading_each_payload_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     shared = validated(read_twice())
-    monkeypatch.setattr(_unit, "_leaves_of", lambda source, line: binding.read_payload(*source))
+    monkeypatch.setattr(_unit, "_leaves_of", lambda source, line: _walk.read_payload(*source))
     assert validated(read_twice()) == shared
 
 
@@ -91,6 +91,6 @@ def test_a_value_rendered_as_a_string_is_not_read_as_that_string() -> None:
     with _scope.one_check():
         as_text = _unit._leaves_of(("review", {"refund": "approved"}), line)
         as_other = _unit._leaves_of(("review", {"refund": said}), line)
-    assert as_text == binding.read_payload("review", {"refund": "approved"})
-    assert as_other == binding.read_payload("review", {"refund": said})
+    assert as_text == _walk.read_payload("review", {"refund": "approved"})
+    assert as_other == _walk.read_payload("review", {"refund": said})
     assert as_text != as_other

@@ -4,8 +4,9 @@ The first three rounds read a cited payload's words as a bag: ``{"exchange": "ap
 "refund": "denied"}`` held both "refund" and "approved", so "A-1001 refund approved" citing it
 came out ``verified``, laundering the customer's claim through a result that approved
 something else. :mod:`agentlog.summary.record.binding` reads a payload as leaves (a key path
-and a value) and asks whether it says the item's words of what the item names. The attacker
-controls the summary model's text and citations; tools answer as real ones do. Attacks:
+and a value: :mod:`agentlog.summary.record.leaves`) and asks whether it says the item's words
+of what the item names. The attacker controls the summary model's text and citations; tools
+answer as real ones do. Attacks:
 
 1. a state of another field beside the one the item names (siblings, nested objects, a map
    of requests);

@@ -39,13 +39,14 @@ negation particles of German, French, Portuguese, Dutch and Polish read as "not"
 (``record/_words.py``); a result whose JSON says failure answers no call and does not lend its
 tool's name (``record/evidence.py``); ``1'000.00`` does not hold "1" (``record/entities.py``).
 With them, 208 of 1,197 (family 5: 16, 9: 32, 10: 32, paths 2 and 2; the others as before).
-Five more rules (``record/binding.py``, ``record/evidence.py``, ``record/_dated.py``) closed
-these: an identifier a top key holds for another thing (``previous_order``) and an amount of
-a field the item does not name (family 6); a later answer to the same call undoing the cited
-one (8); a count of cents read as dollars (9); a lookup of another order lending its words
-(7); a result reporting failure stating the request's values (2 and both paths); a write
-answered ``null`` under what its tool acts on (5); a date another key holds (6). With them,
-88 of 1,197 (family 2: 8, 4: 8, 9: 16, 10: 32, 12: 24; paths none).
+Five more rules (``record/binding.py``, ``record/_walk.py``, ``record/_misstated.py``,
+``record/evidence.py``, ``record/_dated.py``) closed these: an identifier a top key holds for
+another thing (``previous_order``) and an amount of a field the item does not name (family 6);
+a later answer to the same call undoing the cited one (8); a count of cents read as dollars
+(9); a lookup of another order lending its words (7); a result reporting failure stating the
+request's values (2 and both paths); a write answered ``null`` under what its tool acts on (5);
+a date another key holds (6). With them, 88 of 1,197 (family 2: 8, 4: 8, 9: 16, 10: 32, 12:
+24; paths none).
 A word written with no Latin letter keeps its own script, so its language's negation reads
 there (Cyrillic "не" was folded to the English "he", ``record/unicode_fold.py``): 72 of 1,197
 (family 10: 16). Hedges of those languages read as the English ones do ("vorläufig

@@ -33,11 +33,11 @@ Measured on the tree this round started from (each wording under each citing, or
 family 1: 16 of 140 (an address change only submitted, a VIP upgrade only requested, a
 warranty whose end date had passed), 2: 0 of 280, 3: 40 of 64, 4: 0 of 80, 5: 0 of 9,
 7: 52 of 60, 8: 3 of 40; through a compaction 0 of 12, through a handoff 0 of 6, the chains
-none. One rule (``record/binding.py``, ``record/_things.py``) closed 36 of them: a nested
+none. One rule (``record/_others.py``, ``record/_things.py``) closed 36 of them: a nested
 object naming itself by an identifier of the kind the item writes, and not one it writes (a
 related order, a map keyed by order ids, a household's other account, a companion's booking),
 is another thing, whose states do not support the item (family 3: 24, 7: 12). With it, 75 of
-685 (family 1: 16, 3: 16, 7: 40, 8: 3). A second (``record/binding.py``) closed 56 more: an
+685 (family 1: 16, 3: 16, 7: 40, 8: 3). A second (``record/_unsaid.py``) closed 56 more: an
 item word naming a key of the result, beside none of the states that key holds (a short word
 value, a flag, ``false``, a time bound the event's day is outside) and nothing else the key
 holds, says a state the tool did not ("under warranty" beside ``"warranty": "expired"``,

@@ -2,7 +2,7 @@
 
 ``{"refund": {"status": "approved", "cancelled": true}}`` holds "refund" and "approved", and
 says the refund's approval no longer stands (issue 13, round 10). A revocation undoes its
-object and all it holds (:data:`.binding._UNDOING`), but "cancelled" may not: an order that
+object and all it holds (:data:`._keys.UNDOING`), but "cancelled" may not: an order that
 was cancelled may still have its refund approved (``{"status": "cancelled", "refund":
 {"status": "approved"}}``, ``{"cancelled": true, "refund": {...}}``). So a key with a word of
 :data:`WORDS` whose value says yes (``true``, a date: ``cancelled_at``) marks only the states
@@ -12,7 +12,7 @@ said of what it names (:func:`mark`): the object holding it, for a key of no oth
 (``refund_cancelled`` beside ``refund_status``). Neither a nested object nor another named
 part of the object is undone. A marked state binds only an item that says the cancellation
 too ("the refund was approved, then cancelled"), as a comment on it does
-(:func:`.binding._tail`).
+(:func:`._values._tail`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from agentlog.summary.record._words import participle
 
 if TYPE_CHECKING:
     from agentlog.summary.record._things import Thing
-    from agentlog.summary.record.binding import Leaf
+    from agentlog.summary.record.leaves import Leaf
 
 __all__ = ["WORDS", "mark", "part"]
 
@@ -33,7 +33,7 @@ WORDS: Final = frozenset({"cancelled", "canceled"})
 
 
 def part(leaf: Leaf) -> frozenset[str]:
-    """The part of its object a leaf (:class:`.binding.Leaf`) states something of: its key's
+    """The part of its object a leaf (:class:`.leaves.Leaf`) states something of: its key's
     words, naming words out (``refund`` of ``refund_status``, of ``refund_approved``: a flag's
     act aside), or nothing for a state of the object itself (``"status"``, ``"done": true``)."""
     if leaf.words:

@@ -1,5 +1,5 @@
 """A tool payload read as of its event's time: an approval dated after the result that holds it
-is not yet so, and one whose validity ended before it is no longer so (:mod:`.binding`)."""
+is not yet so, and one whose validity ended before it is no longer so (:mod:`._walk`)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class AsOf(dict[str, Any]):
         """The event's day, ``YYYY-MM-DD`` in UTC."""
         self.changed = changed
         """Its top keys that a later result of the same call (one tool, equal arguments)
-        answered otherwise: what they held, they held before (:mod:`.binding`)."""
+        answered otherwise: what they held, they held before (:mod:`._walk`)."""
         self.failed = failed
         """Whether it is a result saying its call did not go through: what it holds is what
         was asked, or what would have been, never a state it established."""

@@ -4,12 +4,12 @@
 (no, or an error code), ``"0.73"`` written as text and ``"73%"`` (issue 13, round 10); a yes
 is ``true``, ``1`` or a count or a sum (``"refund_approved": 12.5``, the sum approved). So
 a number below one under a key naming an act (:func:`below_one`) states the act as not so,
-as a zero does (:func:`.binding._says_no`), unless the key says it counts or sums
+as a zero does (:func:`._walk._says_no`), unless the key says it counts or sums
 (:data:`HOW_MUCH`: ``amount_paid``). And a number under a key holding a measure word
 (:data:`WORDS`: ``unlock_confidence``, ``approve_refund_score``, ``refund_likelihood``) is a
 measure of the key's other words whatever it is: it states them only for an item that names
 the measure ("unlock confidence 0.95"), as a comment on a state binds only an item that says
-it too (:func:`.binding._tail`). English words of grammar, no domain's.
+it too (:func:`._values._tail`). English words of grammar, no domain's.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from agentlog.summary.record.binding import Payload
+    from agentlog.summary.record.leaves import Payload
 
 __all__ = ["Readings", "current", "one_check"]
 
@@ -52,7 +52,7 @@ class Readings:
         """The keys a set of entity patterns reads in a record's text
         (:meth:`.entities.EntityPatterns.summary_keys`)."""
         self.payloads: dict[tuple[str, str], tuple[Any, Payload]] = {}
-        """A tool payload and its leaves (:func:`.binding.read_payload`), by its tool's name
+        """A tool payload and its leaves (:func:`._walk.read_payload`), by its tool's name
         and its whole rendered line: a session that reads the same order twice holds two
         events with one payload (:meth:`._unit.Unit.leaves`)."""
 

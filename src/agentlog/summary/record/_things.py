@@ -4,9 +4,10 @@ A lookup of order A-1001 may hold other things beside it: ``"related": {"order_i
 "A-2002", "refund": "approved"}``, a map keyed by order ids, a household's other account, a
 companion's booking. What such an object states is said of the thing it names, not of the one
 the item names: "A-1001 refund approved" citing it launders the other order's approval. So
-:mod:`.binding` gives each leaf of a nested object (never of the top one, which is what the
-tool was asked about) its :class:`Thing`, and reads, only when a leaf would support an item,
-the identifiers the innermost object naming itself **names itself by** (:class:`Names`):
+:mod:`._walk` gives each leaf of a nested object (never of the top one, which is what the
+tool was asked about) its :class:`Thing`, and :mod:`._others` reads, only when a leaf would
+support an item, the identifiers the innermost object naming itself **names itself by**
+(:class:`Names`):
 
 - an identifier-shaped value under a naming key (``"order_id"``, ``"id"``, ``"number"``), or
   the identifier-shaped key the object stands under (``{"A-2002": {...}}``): *strong* names;

@@ -11,10 +11,11 @@ from agentlog.summary.record._groups import about, may_group, record_lists, two_
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._scan import GROUPED_MIN, amount_key, date_entities
 from agentlog.summary.record._scope import current
+from agentlog.summary.record._walk import read_payload
 from agentlog.summary.record._words import forms, letters_of
-from agentlog.summary.record.binding import Payload, read_payload
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
 from agentlog.summary.record.learned import holds_token
+from agentlog.summary.record.leaves import Payload
 from agentlog.summary.record.schema import Provenance
 from agentlog.transcript import render_payload
 
@@ -106,7 +107,7 @@ class Unit:
         return f"Unit({self.tier!r}, {self.text[:40]!r})"
 
     def leaves(self) -> Payload | None:
-        """The unit's tool payload read as leaves (:mod:`.binding`), ``None`` without one."""
+        """The unit's tool payload read as leaves (:mod:`.leaves`), ``None`` without one."""
         if self._leaves is None and self._source is not None:
             self._leaves = _leaves_of(self._source, None if self._whole is not None else self.text)
         return self._leaves

@@ -5,7 +5,7 @@ round 9): ``{"preview": {"refund_approved": true}}`` is what an approval would l
 ``"can_approve_refund": true`` says the act is allowed, not done, ``"approved_if": "..."``
 says it holds on a condition, and ``{"dry_run": true, "refund_approved": true}`` is a
 rehearsal of the call. This module holds that grammar (English words, and the words of the
-languages of :mod:`._languages` where a tool writes them as values); :mod:`.binding` and
+languages of :mod:`._languages` where a tool writes them as values); :mod:`._walk` and
 :mod:`.evidence` hold the hooks that read a payload by it:
 
 - a **context** word of a key (:data:`CONTEXTS`: ``preview``, ``simulation``, ``sample``,
@@ -23,12 +23,12 @@ languages of :mod:`._languages` where a tool writes them as values); :mod:`.bind
 - a value naming a data type (:data:`TYPE_NAMES`: ``{"refund_approved": "boolean"}``) is a
   schema's, saying what a field may hold, not what it holds;
 - a key saying its object's state ended (:data:`ENDED`: ``superseded_by``, ``reverted_at``)
-  undoes the object's states, as a revocation does (:data:`.binding._UNDOING`).
+  undoes the object's states, as a revocation does (:data:`._keys.UNDOING`).
 
 A word of grammar the item cannot write (``can``, ``would``, ``if`` are stop words) makes
 what it marks bind nothing; a word it can write (``preview``, ``draft``, ``auto``) makes it
 bind only an item that says it too ("the draft refund is approved"), as a comment on a state
-does (:func:`.binding._tail`).
+does (:func:`._values._tail`).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ BOUNDS: Final = frozenset(
     | {"upto", "allowance", "eligible", "allowable", "remaining", "available"}
 )
 """Words of a key saying its figure bounds what may be (``max_refund``, ``refund_limit``),
-not what is: a ceiling is not the sum granted (:func:`.binding._other_amount`)."""
+not what is: a ceiling is not the sum granted (:func:`._misstated.other_amount`)."""
 TYPE_NAMES: Final = frozenset(
     {"boolean", "bool", "string", "str", "integer", "int", "number", "float", "double"}
     | {"decimal", "object", "array", "list", "dict", "map", "date", "datetime", "timestamp"}
@@ -207,7 +207,7 @@ def not_real(response: Any) -> bool:
 
 
 def mark(found: list[Any], start: int, words: frozenset[str]) -> None:
-    """Mark each leaf (:class:`.binding.Leaf`) stating words in ``found[start:]`` as not a
+    """Mark each leaf (:class:`.leaves.Leaf`) stating words in ``found[start:]`` as not a
     fact by ``words``: void when one of them is grammar an item cannot write (``can``,
     ``if``), else binding only an item that writes them too (its tail)."""
     void = not words.isdisjoint(STOP_WORDS)

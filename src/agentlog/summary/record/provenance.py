@@ -93,11 +93,12 @@ from typing import Final
 from agentlog.events import Event
 from agentlog.summary.record._fold import casefold_utf8
 from agentlog.summary.record._words import CONDITIONAL, content_words, forms, word_set
-from agentlog.summary.record.binding import Payload, binds, numbers_of
+from agentlog.summary.record.binding import binds, numbers_of
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
 from agentlog.summary.record.learned import identifier_shaped, regrouped
+from agentlog.summary.record.leaves import Payload
 from agentlog.summary.record.schema import SECTIONS, Provenance, SummaryItem, SummaryRecord
 from agentlog.transcript import transcript_lines
 
