@@ -37,6 +37,9 @@ _SEARCHES: Final = 8
 _SPREAD: Final = re.compile(r"\d [^\W_]|[^\W_] \d")
 """A digit and a letter or digit with one space between: a text that may write an identifier
 in groups (``de89 3704``)."""
+_JOINED: Final = re.compile(r"[\w#-]+(?=[./:#][^\W_])")
+"""A token written joined to more of one (``a-1001/b``, and ``84`` of ``84.00``): the token set
+holds it, though the text may not (:meth:`Unit._in_tokens`)."""
 _Apart = tuple["Unit | None", list[list[str]]]
 """What :meth:`Unit.apart` reads of a payload for some identifiers: the rest of it, and the
 records of each group about none of them."""
@@ -53,9 +56,9 @@ class Unit:
     """
 
     __slots__ = ("_amounts", "_apart", "_asked", "_dates", "_digits", "_echo", "_folded",
-                 "_groups", "_in_groups", "_leaves", "_letters", "_listing", "_lists", "_own",
-                 "_payload", "_scoped", "_source", "_spread", "_tokens", "_whole", "_words", "full",
-                 "link",
+                 "_groups", "_in_groups", "_joined", "_leaves", "_letters", "_listing", "_lists",
+                 "_own", "_payload", "_scoped", "_source", "_spread", "_tokens", "_whole", "_words",
+                 "full", "link",
                  "text", "tier")  # fmt: skip
 
     def __init__(
@@ -95,6 +98,7 @@ class Unit:
         self._asked = 0
         self._tokens: set[str] | None = None
         self._spread = False
+        self._joined: frozenset[str] = frozenset()
         self._folded: str | None = None
         self._amounts: set[str] | None = None
         self._dates: set[str] | None = None
@@ -127,7 +131,7 @@ class Unit:
         tokens = self._tokens
         if tokens is not None and entity.kind == "id":  # the usual case, quickly
             token = entity.key[3:]
-            if token in tokens or "#" + token in tokens:
+            if (token in tokens or "#" + token in tokens) and token not in self._joined:
                 return True
         return self._holds(entity) or (self.expand() and self._holds(entity))
 
@@ -136,7 +140,7 @@ class Unit:
         if kind == "id":
             token = key[3:]
             if self._tokens is not None:
-                return token in self._tokens or "#" + token in self._tokens or self._grouped(token)
+                return self._in_tokens(token)
             if self._folded is None:
                 text = self.text
                 self._folded = text.lower() if text.isascii() else text.casefold()
@@ -147,7 +151,8 @@ class Unit:
                 # Whether it writes anything in groups (a digit beside a space and a letter or
                 # digit), once: only then may a long identifier be in it apart.
                 self._spread = _SPREAD.search(self._folded) is not None
-                return token in self._tokens or "#" + token in self._tokens or self._grouped(token)
+                self._joined = frozenset(_JOINED.findall(self._folded))
+                return self._in_tokens(token)
             # A search and a look at both ends beat tokenising the whole unit: a record asks
             # about a few identifiers of most events it cites.
             return holds_token(self._folded, token)
@@ -165,6 +170,18 @@ class Unit:
         if self._digits is None:  # a phone number: its last ten digits
             self._digits = _NOT_DIGITS.sub("", self.text)
         return key.removeprefix("digits:") in self._digits
+
+    def _in_tokens(self, token: str) -> bool:
+        """:meth:`_holds` of an identifier by the token set: a token the text also writes
+        joined to more (:data:`_JOINED`) is searched for, as the set cannot tell whether it
+        is ever written alone (:func:`.learned.extended`), and so is an identifier written
+        joined (``a-1001/b``), which the set holds in pieces."""
+        tokens = self._tokens
+        assert tokens is not None
+        assert self._folded is not None
+        if token in self._joined or _ONE_TOKEN.fullmatch(token) is None:
+            return holds_token(self._folded, token)
+        return token in tokens or "#" + token in tokens or self._grouped(token)
 
     def _grouped(self, token: str) -> bool:
         """Whether the unit writes ``token`` in groups (``DE89 3704 0044 ...``), which its

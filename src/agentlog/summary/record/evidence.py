@@ -399,6 +399,8 @@ class Evidence:
                     unit.full = None if asked[2] else (asked[1], entire)
                     units.append(unit)
                     continue
+            if kind == "call" and link is not None and self._answers_another(link):
+                link = None  # its result is another thing's: the call lends it no identifier
             units.append(Unit(tier, body, link, expand, own, payload, echo))
         return units
 
@@ -584,6 +586,30 @@ class Evidence:
             and isinstance(args, dict)
             and all(k in args and args[k] == v for k, v in response.items())
         )
+
+    def _answers_another(self, link: str) -> bool:
+        """Whether the result of the call ``link`` names, under a top key of the call's
+        arguments, another identifier than the call gave there (``lookup_order(order_id=
+        "A-1001")`` answered ``{"order_id": "A-01001", ...}``, ``get_customer(user_id=
+        "ana_lima_4410")`` answered ``{"user_id": "bob_7781", ...}``): the result is about
+        that other thing, so the call's identifier is not said with what the result says
+        (case and a leading ``#`` aside: ``#W1`` is ``W1``)."""
+        exchange = self._exchange(link)
+        if exchange is None:
+            return False
+        args, response = exchange
+        if not isinstance(args, dict) or not isinstance(response, dict):
+            return False
+        for key, asked in args.items():
+            answered = response.get(key)
+            if (
+                isinstance(asked, str)
+                and isinstance(answered, str)
+                and _id_like(asked)
+                and _bare(answered) != _bare(asked)
+            ):
+                return True
+        return False
 
     def _exchange(self, link: str) -> tuple[Any, Any] | None:
         """The arguments of the call ``link`` and its result's payload, if the session holds
@@ -918,6 +944,12 @@ def _id_like(value: str) -> bool:
     holding a digit, an ``_`` or an ``@``."""
     token = value.strip()
     return " " not in token and any(c.isdigit() or c in "_@" for c in token)
+
+
+def _bare(value: str) -> str:
+    """An identifier as two spellings of it compare: case folded, spaces and a leading ``#``
+    dropped."""
+    return value.strip().lstrip("#").casefold()
 
 
 def _runs(words: list[str]) -> Iterable[tuple[str, ...]]:

@@ -97,7 +97,7 @@ from agentlog.summary.record.binding import binds, numbers_of
 from agentlog.summary.record.entities import Entity, EntityPatterns, _utf8_tokens
 from agentlog.summary.record.evidence import USER_AUTHOR, Evidence, Tier, Unit
 from agentlog.summary.record.expected import ParsedTranscript, Transcript
-from agentlog.summary.record.learned import identifier_shaped, regrouped
+from agentlog.summary.record.learned import extended, identifier_shaped, regrouped
 from agentlog.summary.record.leaves import Payload
 from agentlog.summary.record.schema import SECTIONS, Provenance, SummaryItem, SummaryRecord
 from agentlog.transcript import transcript_lines
@@ -160,7 +160,59 @@ def item_entities(
                 at = folded.find(bare)  # shown as written
                 shown = text[at : at + len(bare)] if at >= 0 and text.isascii() else bare
                 have["id:" + bare] = Entity("id", "identifier", shown, "id:" + bare, starts[index])
-    return [list(f.values()) for f in found]
+    return [_as_written(list(f.values()), text) for f, text in zip(found, texts, strict=True)]
+
+
+_EXTENSION: Final = re.compile(r"(?:[./:#][^\W_][\w-]*)+")
+"""What joins more to an identifier: a joiner and a letter or a digit, and the rest of that
+token, as often as it goes on (``.3``, ``.pdf``, ``/24``, ``/B``)."""
+
+
+def _as_written(entities: list[Entity], text: str) -> list[Entity]:
+    """``entities`` with each identifier that the item writes only joined to more
+    (:func:`.learned.extended`: ``042-117-09.3``, ``order-form-ACME-4471.pdf``, ``A-1001/B``)
+    replaced by the whole of what it writes (each whole, when it writes several): a payload
+    holding that holds it, and one holding only the shorter name (another thing, or a part of
+    it) does not."""
+    if not any(c in text for c in "./:#"):
+        return entities
+    folded = text.casefold()
+    out: list[Entity] | None = None
+    for n, entity in enumerate(entities):
+        ends = _written_ends(folded, entity.key[3:]) if entity.kind == "id" else []
+        if not ends:  # written alone: named as found
+            if out is not None:
+                out.append(entity)
+            continue
+        if out is None:
+            out = entities[:n]
+        keys = {e.key for e in out}
+        for at, end in ends:
+            whole = "id:" + folded[at:end]
+            if whole not in keys:
+                keys.add(whole)
+                shown = text[at:end] if len(folded) == len(text) else folded[at:end]
+                out.append(entity._replace(text=shown, key=whole))
+    return entities if out is None else out
+
+
+def _written_ends(folded: str, bare: str) -> list[tuple[int, int]]:
+    """Where ``folded`` writes ``bare`` as a token joined to more, start and end of the whole;
+    empty when it also writes ``bare`` alone."""
+    found: list[tuple[int, int]] = []
+    at = folded.find(bare)
+    while at >= 0:
+        end = at + len(bare)
+        before = folded[at - 1] if at else " "
+        after = folded[end] if end < len(folded) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            if not extended(folded, at, end):
+                return []
+            more = _EXTENSION.match(folded, end)
+            assert more is not None
+            found.append((at, more.end()))
+        at = folded.find(bare, at + 1)
+    return found
 
 
 def _plain_word(token: str) -> bool:
