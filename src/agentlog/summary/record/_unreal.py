@@ -22,6 +22,8 @@ languages of :mod:`._languages` where a tool writes them as values); :mod:`._wal
   flag that says no (``"livemode": false``). Its result is read as a failed call's is;
 - a value naming a data type (:data:`TYPE_NAMES`: ``{"refund_approved": "boolean"}``) is a
   schema's, saying what a field may hold, not what it holds;
+- a key naming the request (:data:`REQUESTS`: ``requested``, ``input``, ``params``) says
+  what it holds is what the call was sent, handed back, as a context's is;
 - a key saying its object's state ended (:data:`ENDED`: ``superseded_by``, ``reverted_at``)
   undoes the object's states, as a revocation does (:data:`._keys.UNDOING`).
 
@@ -46,6 +48,7 @@ __all__ = [
     "ENDED",
     "MODAL",
     "MODE_KEYS",
+    "REQUESTS",
     "SETTINGS",
     "TYPE_NAMES",
     "WORDS",
@@ -80,11 +83,24 @@ CONTEXTS: Final = frozenset(
     | {"expected", "predicted", "prediction", "recommended", "recommendation", "intended"}
     | {"available"}
     | {"vorschau", "entwurf", "brouillon", "borrador", "bozza", "rascunho", "apercu"}
+    | {"staged", "unsaved", "uncommitted", "pending", "tentative", "unconfirmed", "scheduled"}
 )
 """Words of a key saying that what it holds is an instance of the thing that is not the
 thing now: a preview, a simulation, a sample or an example, a quote or a proposal, a
 forecast or an estimate, a draft, a what-if (``what_if``, ``would_result_in``), what is on
-offer (``available_actions``)."""
+offer (``available_actions``), a change not yet made (``staged_changes``,
+``pending_changes``, ``unsaved``, ``"tentative": true``, ``scheduled_action``)."""
+REQUESTS: Final = frozenset(
+    {"request", "requested", "requests", "input", "inputs", "params", "parameters"}
+    | {"arguments", "args", "echo", "echoed", "asked"}
+)
+"""Words of a key saying that what it holds is what the call was sent, handed back
+(``"requested": {...}``, ``"input"``, ``"params"``, ``"original_request"``, ``"asked_for"``):
+the request, not what the tool made of it, which the result says beside it (``"status":
+"rejected"``). Read as a context's, never as a flag's (``"requested": true`` is a state). Not
+"sent" nor "received": a tool says with them what it did (``link_sent_to``,
+``payment_received``). Not "provisional" among the contexts either: a provisional credit is
+posted."""
 MODAL: Final = frozenset(
     {"can", "could", "may", "might", "should", "shall", "would", "allowed", "allow"}
     | {"allows", "permitted", "permit", "permits", "permission", "permissions", "capability"}
@@ -117,6 +133,8 @@ what its key may hold (``{"fields": {"refund_approved": "boolean"}}``)."""
 _HOLDERS: Final = frozenset(
     {"expected", "predicted", "prediction", "recommended", "recommendation", "intended"}
     | {"schema", "schemas", "would", "if", "whatif", "quote", "quotes", "available"}
+    | {"scheduled"}
+    | REQUESTS
 )
 """Context words that say so of what their key holds, but as a flag say another thing of
 their object (``"recommended": true`` of a product is no draft of it, nor ``"available":
@@ -127,7 +145,7 @@ _FLAG_GRAMMAR: Final = frozenset(
 )
 """Words a flag's key may hold beside its context or setting (``is_test``, ``dry_run``,
 ``validate_only``, ``test_mode``): any other word names a state (``test_passed``)."""
-WORDS: Final = CONTEXTS | MODAL | SETTINGS | MODE_KEYS | _LIVE
+WORDS: Final = CONTEXTS | MODAL | SETTINGS | MODE_KEYS | _LIVE | REQUESTS
 """Every word by which a key may say its value is not a fact: a key holding none is read as
 it always was (:func:`marks` is asked only of the others)."""
 _NOT_REAL: Final = SETTINGS | _LIVE
@@ -164,7 +182,7 @@ def marks(runs: frozenset[str], value: Any) -> tuple[frozenset[str], bool] | Non
     modal = runs & MODAL
     if modal:
         return modal, True
-    context = runs & CONTEXTS
+    context = runs & (CONTEXTS | REQUESTS)
     if context and (
         isinstance(value, dict | list | tuple) or (isinstance(value, str) and _worded(value))
     ):
