@@ -824,6 +824,11 @@ class Evidence:
 
 
 _OUTCOME_KEYS: Final = frozenset({"ok", "success", "succeeded", "successful", "done", "completed"})
+_FAILED_KEYS: Final = frozenset(
+    {"failed", "failure", "timeout", "timed_out", "timedout", "aborted", "crashed", "errored"}
+)
+"""Top keys of a flag saying that the call did not go through (``"timed_out": true``): what
+the result holds beside it is what was asked, or partial."""
 _STATUS_KEYS: Final = frozenset({"status", "status_code", "http_status", "result"})
 _FAILURE_START: Final = re.compile(r"\s*(?:error|errored|fail(?:ed|ure)?)\b", re.IGNORECASE)
 _REFUSAL_WORDS: Final = frozenset(
@@ -845,8 +850,9 @@ def _canonical(args: Any) -> str:
 def _reports_failure(response: Any) -> bool:
     """Whether a result says, by its top-level structure, that its call did not go through: an
     ``error``/``errors`` key holding anything, an outcome flag that says no (``"ok": false``,
-    ``"success": false``), or a status that is an HTTP error code or an error word
-    (``"status": 403``, ``"status": "failed"``), or a key of refusal holding an object
+    ``"success": false``) or a failure's flag that says yes (``"timed_out": true``), or a
+    status that is an HTTP error code or an error word (``"status": 403``, ``"status":
+    "failed"``), or a key of refusal holding an object
     (``"rejected_input": {"refund": "approved"}``: what the call asked, refused). A call so
     answered established nothing."""
     if not isinstance(response, dict):
@@ -858,6 +864,8 @@ def _reports_failure(response: Any) -> bool:
         if name in ("error", "errors") and value not in (None, False, "", [], {}):
             return True
         if name in _OUTCOME_KEYS and (value is False or value in ("false", "no", 0)):
+            return True
+        if name in _FAILED_KEYS and (value is True or value in ("true", "yes", 1)):
             return True
         if name in _STATUS_KEYS:
             if isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599:
