@@ -4,14 +4,15 @@ Run from the repository root with the dev venv::
 
     .venv/bin/python -m bench.extractive_ab --a /tmp/new/src --b /tmp/old/src [--rounds 6]
 
-``--a`` and ``--b`` are two copies of ``src/`` (for instance this tree's, and the same tree with
-``summarisers/extractive.py`` and ``record/_extract.py`` taken from an older commit: the rest of
-the code, the validator included, then is the same on both sides). Each round runs A then B in
-fresh processes and measures, in CPU time (median of ``--runs``): the extractive summariser over
-the development sessions (``--eval-dir``), in sessions per second, and render + validate of a
-1,000-event session against its extractive record. It prints each round, then the median over
-the rounds of each figure and of the ratio A / B, which a noisy machine moves less than the
-figures themselves.
+``--a`` and ``--b`` are two copies of ``src/`` (for instance this tree's, and the same tree with the
+extractive summariser's files, ``summarisers/extractive.py`` and every ``summarisers/_*.py``, and
+``record/_extract.py`` taken from an older commit: the rest of the code, the validator included,
+then is the same on both sides; a module the older commit lacks is left as it is, unused). Each
+round runs A then B in fresh processes and measures, in CPU time (median of ``--runs``): the
+extractive summariser over the development sessions (``--eval-dir``), in sessions per second, and
+render + validate of a 1,000-event session against its extractive record. It prints each round, then
+the median over the rounds of each figure and of the ratio A / B, which a noisy machine moves less
+than the figures themselves.
 """
 
 from __future__ import annotations
