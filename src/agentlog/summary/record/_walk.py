@@ -273,6 +273,10 @@ def _walk(
                 # "refund_approved": [false], "$0.00", "approved_on" a later day: its act's
                 # words are stated as not so, and name no field
                 keys.update(words - info.acts)
+                if kind is str and value[:1].isdigit() and (date := DATE.match(value)):
+                    # A later day is still a date the payload holds ("created_at"): an item
+                    # writing it of another key's act dates that act by another thing.
+                    reading.dates.append((words - TIMES, date.group(1)))
                 figure = _measures.number(value)  # "refund_approved": 0.73 keeps its sum
                 found.append(
                     Leaf(info.acts, above | (info.naming - info.acts), top, info.field, _NONE,

@@ -79,7 +79,7 @@ from agentlog.summary.record._keys import PAST, TIME_BOUNDS, UNDOING
 from agentlog.summary.record._misstated import misstated, other_amount
 from agentlog.summary.record._others import foreign_owned, keys_of_others, of_another, owned_parts
 from agentlog.summary.record._payload import _decision_word
-from agentlog.summary.record._scan import amount_key
+from agentlog.summary.record._scan import amount_key, date_entities
 from agentlog.summary.record._unsaid import state_unsaid
 from agentlog.summary.record._values import denies
 from agentlog.summary.record._words import forms
@@ -189,16 +189,28 @@ def binds(
 
 def _other_date(payloads: Sequence[Payload], spoken: frozenset[str], text: str) -> bool:
     """Whether the item names a dated key (``approved_on``: its words, time words out) and
-    writes none of the dates such keys hold, but one another key holds (``placed``)."""
-    written = set(DATE.findall(text))
+    writes none of the dates such keys hold, but one another key holds (``placed``). The
+    item's dates are read however it writes them (``2026-12-01``, "1 December 2026", "Dec 1"
+    without a year: by its month and day)."""
+    written = _dates_written(text)
     if not written:
         return False
     named: set[str] = set()
     other: set[str] = set()
     for payload in payloads:
         for words, date in payload.dates:
-            (named if words and words <= spoken else other).add(date)
+            (named if words and words <= spoken else other).update((date, date[4:]))
     return bool(named) and named.isdisjoint(written) and not other.isdisjoint(written)
+
+
+def _dates_written(text: str) -> set[str]:
+    """The dates an item writes, in ISO 8601 and in words (:func:`._scan.date_entities`):
+    each ``YYYY-MM-DD``, or ``-MM-DD`` when it writes no year."""
+    written = set(DATE.findall(text))
+    if any(c.isdigit() for c in text):
+        for date in date_entities(text):
+            written.add(date.key[5:].removeprefix("-"))
+    return written
 
 
 def _referred(payload: Payload, ids: Collection[str], spoken: frozenset[str]) -> bool:
