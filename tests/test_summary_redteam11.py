@@ -61,9 +61,7 @@ from test_summary_redteam8 import assert_not_verified_through_a_handoff
 
 _OPEN: Final[frozenset[str]] = frozenset(
     {
-        "test_a_figure_in_another_unit_is_not_the_sum[credited percent]",
         "test_a_figure_in_another_unit_is_not_the_sum[credited points]",
-        "test_a_figure_in_another_unit_is_not_the_sum[credited miles]",
         "test_a_figure_in_another_unit_is_not_the_sum[fee waived in part]",
         "test_a_figure_in_another_unit_is_not_the_sum[limit in pesos]",
         "test_a_figure_going_the_other_way_is_not_the_claim[a credit reversed]",
@@ -74,9 +72,7 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_state_not_yet_real_is_not_so[confirmation required]",
         "test_a_claim_split_over_two_results_is_not_verified[an offer]",
         "test_a_claim_split_over_two_results_is_not_verified[a campaign]",
-        "test_through_a_compaction[credited percent]",
         "test_through_a_compaction[a credit reversed]",
-        "test_through_a_handoff[credited percent]",
         "test_through_a_handoff[a credit reversed]",
         "test_a_history_of_someone_else_is_not_this_things_state[refund history]",
         "test_a_history_of_someone_else_is_not_this_things_state[unlock history]",
@@ -586,6 +582,13 @@ CONTROLS: Final[list[tuple[str, Tool, dict[str, Any], str]]] = [
         ORDER,
         {"amount_credited": 50.0, "discount_percent": 10},
         CREDIT[0],
+    ),
+    ("points credited", ORDER, {"credited_points": 50}, "A-1001: 50 points credited."),
+    (
+        "a sum beside a percent",
+        ORDER,
+        {"credited": 84.0, "discount_percent": 10},
+        "A-1001: $84.00 credited, 10% discount.",
     ),
     ("limit raised", ACCOUNT, {"credit_limit": 5000, "limit_raised": True}, LIMIT[0]),
     (

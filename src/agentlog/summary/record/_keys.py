@@ -85,6 +85,11 @@ TIME_BOUNDS: Final = _STARTS | _ENDS
 _MINOR: Final = frozenset({"cent", "cents", "minor", "pence", "penny", "pennies"})
 """Words of a key saying its number counts a currency's hundredth (``amount_cents``,
 ``minor_units``): ``8400`` there is 84.00, and "$8,400" is not what it holds."""
+_UNITS: Final = frozenset(
+    {"percent", "percentage", "pct", "points", "pts", "miles", "bps", "basispoints"}
+)
+"""Words of a key saying its number counts a unit that is not money (``credited_percent``,
+``credited_points``, ``credited_miles``, ``discount_bps``): ``50`` there is no sum of $50.00."""
 TIMES: Final = (
     _STARTS
     | _ENDS
@@ -153,6 +158,8 @@ class Key(NamedTuple):
     """Its words saying its number measures the others (:data:`._measures.WORDS`)."""
     rare: bool = False
     """Whether it has :attr:`cancels` or :attr:`measures` (one test per key in the walk)."""
+    units: bool = False
+    """Whether it says its number counts a unit that is not money (:data:`_UNITS`)."""
 
 
 ITEM: Final = Key(_NONE, _NONE, _NONE, True, False, False, False, False, False, False)
@@ -187,6 +194,7 @@ def key_info(key: str) -> Key:
         words & _cancelled.WORDS,
         words & _measures.WORDS,
         not words.isdisjoint(_cancelled.WORDS) or not words.isdisjoint(_measures.WORDS),
+        not runs.isdisjoint(_UNITS),
     )
 
 

@@ -109,7 +109,7 @@ class _Reading:
     __slots__ = (
         *("codes", "currencies", "dated", "day", "distinct", "fielded", "found", "keys"),
         *("changed", "kinds", "lapsed", "minor", "objects", "own", "record_obj", "records"),
-        *("dates", "denied", "holders", "idents", "proper", "refs", "undoing"),
+        *("counted", "dates", "denied", "holders", "idents", "proper", "refs", "undoing"),
     )
 
     def __init__(self, day: str | None = None) -> None:
@@ -136,6 +136,7 @@ class _Reading:
         self.changed: frozenset[str] = _NONE
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.minor: set[str] = set()
+        self.counted: set[str] = set()
         self.dates: list[tuple[frozenset[str], str]] = []
         """The top keys a later result of the same call answered otherwise (:class:`AsOf`)."""
         self.refs: dict[str, frozenset[str]] = {}
@@ -200,6 +201,7 @@ def read_payload(tool: str, payload: Any) -> Payload:
         is_lookup(tool),
         frozenset(reading.proper),
         tuple(reading.holders),
+        frozenset(reading.counted - amounts),
     )
 
 
@@ -375,7 +377,7 @@ def _walk(
                     # A field's name and its value (:func:`_leaf`): it states no word.
                     found.append(
                         _new(Leaf, (_NONE, above, top, info.field, _NONE,
-                                    _minor(value, reading) if info.minor else amount_of(value), "",
+                                    _figure(value, info, reading), "",
                                     False, False, False, records, False, 0, False, False, _NONE,
                                     False, thing))
                     )  # fmt: skip
@@ -624,7 +626,7 @@ def _leaf(
         or (kind is not bool and isinstance(value, int | float))
     ):
         # A field's name and its value: it states no word.
-        amount = _minor(value, reading) if info.minor else amount_of(value)
+        amount = _figure(value, info, reading)
         found.append(
             _new(Leaf, (_NONE, above, top, field, _NONE, amount, "", False, False,
                         False, records, False, 0, False, False, _NONE, False, thing))
@@ -672,6 +674,20 @@ _new: Final = tuple.__new__
 """A :class:`.leaves.Leaf` made from all its fields at once: a payload holds thousands of
 leaves, and the named tuple's own constructor (keywords and defaults, in Python) costs more
 than the tuple."""
+
+
+def _figure(value: float, info: Key, reading: _Reading) -> str | None:
+    """A number's amount key under a key (``info``): a count of a currency's hundredths as the
+    sum it is (:func:`_minor`); a count of a unit that is not money (``credited_percent``,
+    ``_miles``) as none, kept apart (:attr:`.leaves.Payload.counted`)."""
+    if info.minor:
+        return _minor(value, reading)
+    if info.units:
+        written = amount_of(value)
+        if written is not None:
+            reading.counted.add(written)
+        return None
+    return amount_of(value)
 
 
 def _minor(value: float, reading: _Reading) -> str | None:

@@ -79,7 +79,7 @@ from agentlog.summary.record._keys import PAST, TIME_BOUNDS, UNDOING
 from agentlog.summary.record._misstated import misstated, other_amount
 from agentlog.summary.record._others import foreign_owned, keys_of_others, of_another, owned_parts
 from agentlog.summary.record._payload import _decision_word
-from agentlog.summary.record._scan import amount_key, date_entities
+from agentlog.summary.record._scan import amount_key, date_entities, money_entities
 from agentlog.summary.record._unsaid import state_unsaid
 from agentlog.summary.record._values import denies
 from agentlog.summary.record._words import forms
@@ -140,6 +140,8 @@ def binds(
             return False  # "$84.00" where the tool's 84.00 is in yen
     if amounts and any(not p.minor.isdisjoint(amounts) for p in payloads):
         return False  # "$8,400.00" where the tool's 8400 counts cents
+    if amounts and text and any(p.counted for p in payloads) and _counted(payloads, text):
+        return False  # "$50.00 credited" where the tool's 50 counts percent or miles
     if text and any(p.dates for p in payloads) and _other_date(payloads, spoken, text):
         return False  # "approved on 2026-08-01" where the approval is dated 2026-09-01
     if ids and any(_referred(p, ids, spoken) for p in payloads):
@@ -201,6 +203,19 @@ def _other_date(payloads: Sequence[Payload], spoken: frozenset[str], text: str) 
         for words, date in payload.dates:
             (named if words and words <= spoken else other).update((date, date[4:]))
     return bool(named) and named.isdisjoint(written) and not other.isdisjoint(written)
+
+
+def _counted(payloads: Sequence[Payload], text: str) -> bool:
+    """Whether a sum the item writes as money (a currency's sign or code) is a number the
+    payloads hold only as a count of a unit that is not money (:attr:`.leaves.Payload.counted`:
+    ``"credited_percent": 50`` for "$50.00 credited")."""
+    money = {e.key for e in money_entities(text, _no_key)}
+    return any(not p.counted.isdisjoint(money) for p in payloads)
+
+
+def _no_key(_key: str) -> bool:
+    """No JSON key makes an item's number money: it is prose."""
+    return False
 
 
 def _dates_written(text: str) -> set[str]:

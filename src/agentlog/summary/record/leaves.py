@@ -126,6 +126,9 @@ class Payload:
     holders: tuple[tuple[frozenset[str], Thing], ...] = ()
     """Each nested object held under a key (``"unlock": {...}``), with the key's words, for
     :func:`._others.keys_of_others`."""
+    counted: frozenset[str] = frozenset()
+    """Numbers (as amount keys) under a key counting a unit that is not money
+    (``credited_percent``): not sums of money it holds (:func:`.binding.binds`)."""
     under: dict[str, list[int]] = _default(default_factory=dict, compare=False, repr=False)
     """The places of the leaves under each key word (:func:`under`), made on first use."""
 
