@@ -41,6 +41,13 @@ echoes 84 of 124, states not yet real 68 of 256, split claims 9 of 27, round 8's
 in four domains 28 of 32; through a compaction 11 of 13 and a handoff 11 of 13. The 24 controls
 stay ``verified``. The test ids that still end ``verified`` are strict xfails (:data:`_OPEN`; a
 fix turns each into a failure to unmark).
+
+On this commit, after this round's fixes, counted the same way: **113 of 1,391 end**
+``verified``: units 36 of 100, signs 16 of 92, dates 0 of 76, extended identifiers 0 of 80,
+another thing than asked 0 of 136, string booleans 0 of 312, failures 0 of 156, echoes 24 of
+124, states not yet real 0 of 256, split claims 9 of 27, round 8's open history in four domains
+28 of 32; through a compaction 2 of 13 and a handoff 2 of 13. The 37 controls stay
+``verified``.
 """
 
 from __future__ import annotations
@@ -68,8 +75,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_figure_going_the_other_way_is_not_the_claim[a credit charged back]",
         "test_the_request_handed_back_is_not_the_answer[you sent]",
         "test_the_request_handed_back_is_not_the_answer[received]",
-        "test_a_state_not_yet_real_is_not_so[awaiting confirmation]",
-        "test_a_state_not_yet_real_is_not_so[confirmation required]",
         "test_a_claim_split_over_two_results_is_not_verified[an offer]",
         "test_a_claim_split_over_two_results_is_not_verified[a campaign]",
         "test_through_a_compaction[a credit reversed]",
@@ -647,6 +652,26 @@ CONTROLS: Final[list[tuple[str, Tool, dict[str, Any], str]]] = [
     ),
     ("a refund pending", ORDER, {"refund": {"pending": True}}, "A-1001: refund pending."),
     ("a link sent", CUSTOMER, {"link_sent_to": "ana@example.com"}, "ana_lima_4410: link sent."),
+    # A flag naming what its object needs, not an act awaited; a pending thing of another's;
+    # a wait the item says.
+    (
+        "a signature required",
+        ORDER,
+        {"delivered": True, "signature_required": True},
+        "A-1001 delivered.",
+    ),
+    (
+        "a pending refund of its own",
+        ACCOUNT,
+        {"unlocked": True, "has_pending_refund": True},
+        UNLOCK[0],
+    ),
+    (
+        "awaiting confirmation, said",
+        ORDER,
+        {"refund": {"status": "approved", "awaiting_confirmation": True}},
+        "A-1001: refund approved, awaiting confirmation.",
+    ),
     # An identifier written whole as the result writes it; one as a path's segment; one the
     # result spells with a "#" or in another case.
     (

@@ -20,6 +20,9 @@ languages of :mod:`._languages` where a tool writes them as values); :mod:`._wal
   (``"dry_run": true``, ``"validate_only": true``, ``"mock": true``), one of its words under
   a key naming the call's mode (:data:`MODE_KEYS`: ``"environment": "sandbox"``), or a live
   flag that says no (``"livemode": false``). Its result is read as a failed call's is;
+- a **waiting** flag (:data:`WAITING`: ``"awaiting_confirmation": true``,
+  ``confirmation_required``, ``pending_review``) says its object waits on the act it names:
+  its states are not so yet, as a draft's are not (round 11);
 - a value naming a data type (:data:`TYPE_NAMES`: ``{"refund_approved": "boolean"}``) is a
   schema's, saying what a field may hold, not what it holds;
 - a key naming the request (:data:`REQUESTS`: ``requested``, ``input``, ``params``) says
@@ -40,6 +43,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Final
 
+from agentlog.summary.record._payload import _decision_word
 from agentlog.summary.record._words import STOP_WORDS
 
 __all__ = [
@@ -51,6 +55,7 @@ __all__ = [
     "REQUESTS",
     "SETTINGS",
     "TYPE_NAMES",
+    "WAITING",
     "WORDS",
     "mark",
     "marks",
@@ -139,13 +144,24 @@ _HOLDERS: Final = frozenset(
 """Context words that say so of what their key holds, but as a flag say another thing of
 their object (``"recommended": true`` of a product is no draft of it, nor ``"available":
 true`` of an item in stock)."""
+WAITING: Final = frozenset(
+    {"awaiting", "await", "awaits", "waiting", "pending", "required", "requires", "require"}
+    | {"needs", "needed", "need", "outstanding"}
+)
+"""Words of a flag's key saying its object waits on an act (``awaiting_confirmation``,
+``confirmation_required``, ``requires_approval``, ``pending_review``): until the act, its
+states are not so (round 11)."""
+_ACTS_AWAITED: Final = frozenset({"review", "consent", "signoff", "confirm", "approve"})
+"""Nouns and verbs of a decision that :func:`._payload._decision_word`'s endings miss: what
+a waiting flag may name besides ``confirmation``, ``approval``, ``authorization``."""
+_NONE: Final[frozenset[str]] = frozenset()
 _TRUE_STRINGS: Final = frozenset({"true", "yes", "y", "on", "1"})
 _FLAG_GRAMMAR: Final = frozenset(
     {"is", "run", "mode", "only", "flag", "on", "use", "call", "request", "just", "enabled"}
 )
 """Words a flag's key may hold beside its context or setting (``is_test``, ``dry_run``,
 ``validate_only``, ``test_mode``): any other word names a state (``test_passed``)."""
-WORDS: Final = CONTEXTS | MODAL | SETTINGS | MODE_KEYS | _LIVE | REQUESTS
+WORDS: Final = CONTEXTS | MODAL | SETTINGS | MODE_KEYS | _LIVE | REQUESTS | WAITING
 """Every word by which a key may say its value is not a fact: a key holding none is read as
 it always was (:func:`marks` is asked only of the others)."""
 _NOT_REAL: Final = SETTINGS | _LIVE
@@ -190,12 +206,27 @@ def marks(runs: frozenset[str], value: Any) -> tuple[frozenset[str], bool] | Non
     flagged = (context - _HOLDERS) | (runs & SETTINGS)
     if flagged and _on(value) and not runs - CONTEXTS - SETTINGS - _FLAG_GRAMMAR:
         return flagged, False  # "dry_run": true; not "test_passed": true, a state
+    if _on(value) and (waited := _waits(runs)):
+        return waited, False  # "awaiting_confirmation": true: not so until confirmed
     if isinstance(value, str) and not runs.isdisjoint(MODE_KEYS):
         said = SETTINGS.intersection(value.lower().replace("-", " ").replace("_", " ").split())
         return (frozenset(said), False) if said else None
     if value is False and not runs.isdisjoint(_LIVE):
         return runs & _LIVE, False  # "livemode": false
     return None
+
+
+def _waits(runs: frozenset[str]) -> frozenset[str]:
+    """The words of a flag's key saying its object waits on an act (:data:`WAITING`), when
+    its other words name only that act, a decision (``confirmation``, ``approval``,
+    ``review``): ``"signature_required": true`` of a delivery says what it needs, not that it
+    is not yet; ``has_pending_refund`` is said of another thing than its object."""
+    if runs.isdisjoint(WAITING):
+        return _NONE
+    rest = runs - WAITING - _FLAG_GRAMMAR
+    if any(w not in _ACTS_AWAITED and not _decision_word(w) for w in rest):
+        return _NONE
+    return runs - _FLAG_GRAMMAR
 
 
 @lru_cache(maxsize=4096)
