@@ -171,7 +171,8 @@ class Evidence:
         self._foreign: dict[str, list[Unit]] = {}
         self._folded_ids: set[str] | None = None
         self._user_runs: set[tuple[str, ...]] | None = None
-        self._answers: dict[str, bool] | None = None
+        self._answers: dict[str, FunctionResponse] | None = None
+        self._answered_ok: dict[str, bool] = {}
         self._changed: dict[str, frozenset[str]] | None = None
         self._calls: set[tuple[str | None, str]] | None = None
         self._said_by_tools: str | None = None
@@ -679,15 +680,21 @@ class Evidence:
         and not the user's own answer to a call other than agentlog's requests to a person
         (a confirmation, a credential): a customer saying a refund went through is not the
         refund tool answering."""
-        return self._traffic()[1].get(call_id, False)
+        known = self._answered_ok.get(call_id)
+        if known is None:
+            # Judged only when asked: a record cites a few of a long session's results.
+            result = self._traffic()[1].get(call_id)
+            known = self._answered_ok[call_id] = result is not None and not _failed(result)
+        return known
 
-    def _traffic(self) -> tuple[set[tuple[str | None, str]], dict[str, bool]]:
-        """The session's calls (:meth:`_called`) and answers (:meth:`_answered`), read in one
-        pass over every event's parts: both are asked of most tool lines a record cites."""
+    def _traffic(self) -> tuple[set[tuple[str | None, str]], dict[str, FunctionResponse]]:
+        """The session's calls (:meth:`_called`) and the answer that counts of each call
+        (:meth:`_answered`: the last not the user's own), read in one pass over every event's
+        parts: both are asked of most tool lines a record cites."""
         if self._calls is not None and self._answers is not None:
             return self._calls, self._answers
         calls: set[tuple[str | None, str]] = set()
-        answers: dict[str, bool] = {}
+        answers: dict[str, FunctionResponse] = {}
         for event in self.events.values():
             if event.content is None:
                 continue
@@ -699,12 +706,7 @@ class Evidence:
                 if result is None or result.id is None:
                     continue
                 if not users or is_human_request(result.name):
-                    failed = (
-                        _reports_failure(result.response)
-                        or _nothing_made(result.name, result.response)
-                        or not_real(result.response)  # a dry run, a sandbox: not so either
-                    )
-                    answers[result.id] = not failed
+                    answers[result.id] = result
         self._calls, self._answers = calls, answers
         return calls, answers
 
@@ -845,6 +847,13 @@ _NO_KEYS: Final[frozenset[str]] = frozenset()
 def _canonical(args: Any) -> str:
     """A call's arguments as one text, equal for equal arguments in any key order."""
     return json.dumps(args, sort_keys=True, default=str)
+
+
+def _failed(result: FunctionResponse) -> bool:
+    """Whether a result says its call did not go through: it reports a failure, made nothing,
+    or was a dry run or a sandbox's (not so either)."""
+    response = result.response
+    return _reports_failure(response) or _nothing_made(result.name, response) or not_real(response)
 
 
 def _reports_failure(response: Any) -> bool:
