@@ -31,6 +31,7 @@ from agentlog.summary.record.instructions import (
     InstructionPatterns,
     _first_literal,
 )
+from agentlog.summary.record.learned import _SLASHED, _slashed
 from agentlog.transcript import _dumps, _one_line, render_payload, truncate_head
 
 PIECES = [
@@ -52,6 +53,14 @@ def test_one_line_matches_the_regex() -> None:
     breaks = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
     for text in texts(1):
         assert _one_line(text) == breaks.sub(" ⏎ ", text), repr(text)
+
+
+def test_slashed_runs_match_one_search_of_the_text() -> None:
+    rng = random.Random(9)
+    pieces = ["CLM", "2026", "a", "7", "/", ":", "::", "-", "_", ".", " ", "\n", "Note: ", "w"]
+    for _ in range(2_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        assert _slashed(text) == _SLASHED.findall(text), repr(text)
 
 
 def test_folding_matches_the_string_methods() -> None:

@@ -145,6 +145,9 @@ _SLASHED: Final = re.compile(
 """Runs joined by ``/`` or ``:`` (``CLM/2026/004431``, ``HRC:2026:118``), which the tokens
 split: cut out whole, then judged by :func:`identifier_shaped` (a date, a time, ``24/7`` are
 not identifiers)."""
+_JOINT: Final = re.compile(r"[/:](?<=[A-Za-z0-9][/:])(?=[A-Za-z0-9])")
+"""A ``/`` or ``:`` between two letters or digits: in every match of :data:`_SLASHED`, which
+matches within a line."""
 _HANDLE: Final = re.compile(r"[A-Za-z]{3,}(?:[_-][A-Za-z]{3,}){1,4}")
 """Words joined by ``_`` or ``-``, each of three letters or more: a handle (``kestrel-ops``),
 not a word written with a hyphen (``t-shirt``, ``e-mail``, ``check-in``)."""
@@ -663,8 +666,7 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
         introduced.setdefault(_key_of(token), token)
     if "/" in said or ":" in said:  # tokens split at "/" and ":": an id joined by them
         # (``CLM/2026/004431``, ``HRC:2026:118``) is cut out whole
-        slashed = "\n".join(line for line in said.split("\n") if "/" in line or ":" in line)
-        for token in _SLASHED.findall(slashed):
+        for token in _slashed(said):
             key = _key_of(token)
             if key not in found and identifier_shaped(token):
                 candidates.setdefault(key, token)
@@ -690,6 +692,19 @@ def learn_ids(calls: str, results: str, messages: str) -> LearnedIds:
             introduced.pop(key, None)
     return LearnedIds(
         found, candidates, lowered[len(calls) + 1 :], introduced, tools[len(calls) + 1 :]
+    )
+
+
+def _slashed(text: str) -> list[str]:
+    """``_SLASHED.findall(text)``, run only over the lines joining two runs by ``/`` or ``:``
+    (:data:`_JOINT`: most colons end a word, "Note: "), which a search from the mark finds at
+    a glance: :data:`_SLASHED` tries every place of the text."""
+    return _SLASHED.findall(
+        "\n".join(
+            line
+            for line in text.split("\n")
+            if ("/" in line or ":" in line) and _JOINT.search(line) is not None
+        )
     )
 
 
