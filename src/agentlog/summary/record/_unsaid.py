@@ -17,8 +17,9 @@ from typing import Any
 from agentlog.summary.record import _cancelled
 from agentlog.summary.record._keys import TIME_BOUNDS, key_words
 from agentlog.summary.record._others import foreign_owned, of_another
+from agentlog.summary.record._values import denies
 from agentlog.summary.record._walk import MAX_DEPTH
-from agentlog.summary.record._words import NEGATED, forms
+from agentlog.summary.record._words import NEGATED, REVERSALS, forms
 from agentlog.summary.record.leaves import Leaf, Payload, under
 
 __all__ = ["state_unsaid"]
@@ -33,6 +34,7 @@ def state_unsaid(
     payloads: Sequence[Payload],
     text: str,
     parts: Sequence[Sequence[frozenset[str]]] = (),
+    acted: bool = False,
 ) -> bool:
     """Rule 3 for one word (in its forms) that names a key: whether the thing it names holds,
     in the payloads, a state the item does not say, and nothing the item says.
@@ -47,9 +49,12 @@ def state_unsaid(
     outside (``"warranty_until"`` a day before it). A value the item writes (a word, a sum)
     under the word says the thing's state; a name, a number, free text, a list's member or
     record, a past state or another thing's (:mod:`._things`) is no state of it, nor a value
-    written as a name (``"city": "Bristol"``). A word of a writing tool's name
-    (``update_marketing_preferences``) names what the call acted on when the item says the
-    act in another of its words ("updated"): the act is what the item says of it."""
+    written as a name (``"city": "Bristol"``). A word that says the act done (``acted``: a
+    participle, "credited", naming the key "credit") is not said by a sum the item writes
+    when the thing's state says it is not so (:func:`_says_not_so`). A word of a writing
+    tool's name (``update_marketing_preferences``) names what the call acted on when the
+    item says the act in another of its words ("updated"): the act is what the item says of
+    it."""
     if any(
         not p.reads
         and not alternatives.isdisjoint(p.tool)
@@ -58,6 +63,8 @@ def state_unsaid(
     ):
         return False  # "updated marketing preferences": the act says what the item says
     negated = frozenset(w[len(NEGATED) :] for w in text_words if w.startswith(NEGATED))
+    if acted and amounts and any(_says_not_so(p, alternatives, spoken, ids) for p in payloads):
+        return True  # "credit": {"amount": 50.0, "status": "reversed"} for "$50.00 credited"
     unsaid = firm = False
     owned = parts if len(parts) == len(payloads) else [()] * len(payloads)
     for payload, foreign_parts in zip(payloads, owned, strict=True):
@@ -106,6 +113,28 @@ def state_unsaid(
         folded = text.casefold()
         return not any(_writes_under(p.source, alternatives, folded) for p in payloads)
     return False
+
+
+def _says_not_so(
+    payload: Payload, alternatives: frozenset[str], spoken: frozenset[str], ids: Collection[str]
+) -> bool:
+    """Whether the thing the item's word names holds a state saying it is not so (a denial,
+    a "not yet", an undoing: ``"status": "reversed"``, ``"denied"``, ``"pending"``), which the
+    item does not say, and no state the item says: its sum (``"amount": 50.0``) is what the
+    thing is, not that it was done, so "$50.00 credited" of a credit reversed says what the
+    tool did not."""
+    denied = False
+    for leaf in under(payload, alternatives):
+        if not leaf.words or leaf.past or leaf.prose or leaf.member:
+            continue
+        if not leaf.words.isdisjoint(spoken):
+            return False  # a state the item says ("credit reversed")
+        if leaf.thing is not None and ids and of_another(leaf.thing, ids, payload):
+            continue
+        if leaf.field and not leaf.field.isdisjoint(alternatives):
+            continue  # the named field's own value: rule 3's, read below
+        denied = denied or not leaf.words.isdisjoint(REVERSALS) or denies(leaf.value)
+    return denied
 
 
 def _cancelled_unsaid(

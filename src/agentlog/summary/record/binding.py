@@ -82,7 +82,7 @@ from agentlog.summary.record._payload import _decision_word
 from agentlog.summary.record._scan import amount_key, date_entities, money_entities
 from agentlog.summary.record._unsaid import state_unsaid
 from agentlog.summary.record._values import denies
-from agentlog.summary.record._words import forms
+from agentlog.summary.record._words import forms, participle
 from agentlog.summary.record.leaves import Leaf, Payload
 
 __all__ = ["binds", "numbers_of"]
@@ -171,8 +171,10 @@ def binds(
             # field says its own state, which the item must not leave out, unless the word
             # is a state the payloads say too ("shipped" beside "status": "shipped"). Rule 3
             # first: it is cheap and seldom true, and binding the word is not.
+            # A participle naming a key of its noun ("credited" of "credit") says the act.
+            acted = word not in keys and participle(word)
             if state_unsaid(
-                alternatives, spoken, text_words, ids, amounts, payloads, text, parts
+                alternatives, spoken, text_words, ids, amounts, payloads, text, parts, acted
             ) and not (
                 any(w in p.stating for p in payloads for w in alternatives)
                 and _bound(alternatives, spoken, payloads, named, undoes, written, ids, parts)
