@@ -42,11 +42,11 @@ in four domains 28 of 32; through a compaction 11 of 13 and a handoff 11 of 13. 
 stay ``verified``. The test ids that still end ``verified`` are strict xfails (:data:`_OPEN`; a
 fix turns each into a failure to unmark).
 
-On this commit, after this round's fixes, counted the same way: **113 of 1,391 end**
-``verified``: units 36 of 100, signs 16 of 92, dates 0 of 76, extended identifiers 0 of 80,
-another thing than asked 0 of 136, string booleans 0 of 312, failures 0 of 156, echoes 24 of
+On this commit, after this round's fixes, counted the same way: **73 of 1,391 end**
+``verified``: units 20 of 100, signs 16 of 92, dates 0 of 76, extended identifiers 0 of 80,
+another thing than asked 0 of 136, string booleans 0 of 312, failures 0 of 156, echoes 0 of
 124, states not yet real 0 of 256, split claims 9 of 27, round 8's open history in four domains
-28 of 32; through a compaction 2 of 13 and a handoff 2 of 13. The 37 controls stay
+28 of 32; through a compaction 1 of 13 and a handoff 1 of 13. The 42 controls stay
 ``verified``.
 """
 
@@ -72,8 +72,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_figure_in_another_unit_is_not_the_sum[fee waived in part]",
         "test_a_figure_in_another_unit_is_not_the_sum[limit in pesos]",
         "test_a_figure_going_the_other_way_is_not_the_claim[a credit charged back]",
-        "test_the_request_handed_back_is_not_the_answer[you sent]",
-        "test_the_request_handed_back_is_not_the_answer[received]",
         "test_a_claim_split_over_two_results_is_not_verified[an offer]",
         "test_a_claim_split_over_two_results_is_not_verified[a campaign]",
         "test_a_history_of_someone_else_is_not_this_things_state[refund history]",
@@ -675,6 +673,10 @@ CONTROLS: Final[list[tuple[str, Tool, dict[str, Any], str]]] = [
         {"refund": {"status": "approved", "awaiting_confirmation": True}},
         "A-1001: refund approved, awaiting confirmation.",
     ),
+    # A key naming a thing's request, not the request handed back; a message sent beside.
+    ("a refund request approved", ORDER, {"refund_request": {"status": "approved"}}, REFUND[0]),
+    ("a message sent", ORDER, {"sent": {"to": "ana@example.com"}, "refund": "approved"}, REFUND[0]),
+    ("a payment received", ORDER, {"payment_received": True, "refund": "approved"}, REFUND[1]),
     # An identifier written whole as the result writes it; one as a path's segment; one the
     # result spells with a "#" or in another case.
     (

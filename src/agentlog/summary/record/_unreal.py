@@ -25,8 +25,9 @@ languages of :mod:`._languages` where a tool writes them as values); :mod:`._wal
   its states are not so yet, as a draft's are not (round 11);
 - a value naming a data type (:data:`TYPE_NAMES`: ``{"refund_approved": "boolean"}``) is a
   schema's, saying what a field may hold, not what it holds;
-- a key naming the request (:data:`REQUESTS`: ``requested``, ``input``, ``params``) says
-  what it holds is what the call was sent, handed back, as a context's is;
+- a key naming the request and nothing else (:data:`REQUESTS`: ``requested``, ``input``,
+  ``params``, ``you_sent``, ``received``) says what it holds is what the call was sent,
+  handed back, as a context's is;
 - a key saying its object's state ended (:data:`ENDED`: ``superseded_by``, ``reverted_at``)
   undoes the object's states, as a revocation does (:data:`._keys.UNDOING`).
 
@@ -102,10 +103,18 @@ REQUESTS: Final = frozenset(
 """Words of a key saying that what it holds is what the call was sent, handed back
 (``"requested": {...}``, ``"input"``, ``"params"``, ``"original_request"``, ``"asked_for"``):
 the request, not what the tool made of it, which the result says beside it (``"status":
-"rejected"``). Read as a context's, never as a flag's (``"requested": true`` is a state). Not
-"sent" nor "received": a tool says with them what it did (``link_sent_to``,
-``payment_received``). Not "provisional" among the contexts either: a provisional credit is
-posted."""
+"rejected"``). Read as a context's, never as a flag's (``"requested": true`` is a state), and
+only of a key that names nothing else (:data:`_REQUEST_GRAMMAR`: ``you_sent``, ``received``;
+not ``refund_request``, the refund's request, nor ``link_sent_to`` or ``payment_received``,
+which say what the tool did). Not "provisional" among the contexts either: a provisional
+credit is posted."""
+_REQUEST_GRAMMAR: Final = frozenset(
+    {"original", "you", "your", "the", "was", "were", "for", "as", "raw", "given", "call"}
+    | {"tool", "what", "we", "us", "body", "data", "payload", "sent", "received"}
+)
+"""Words a key naming the request may hold beside :data:`REQUESTS` (``original_request``,
+``you_sent``, ``asked_for``, ``request_body``), or alone (``"received": {...}``): any other word
+names a thing (round 11)."""
 MODAL: Final = frozenset(
     {"can", "could", "may", "might", "should", "shall", "would", "allowed", "allow"}
     | {"allows", "permitted", "permit", "permits", "permission", "permissions", "capability"}
@@ -161,7 +170,9 @@ _FLAG_GRAMMAR: Final = frozenset(
 )
 """Words a flag's key may hold beside its context or setting (``is_test``, ``dry_run``,
 ``validate_only``, ``test_mode``): any other word names a state (``test_passed``)."""
-WORDS: Final = CONTEXTS | MODAL | SETTINGS | MODE_KEYS | _LIVE | REQUESTS | WAITING
+_ASKING: Final = REQUESTS | {"sent", "received"}
+"""The words of a key naming the request, alone or beside :data:`_REQUEST_GRAMMAR` only."""
+WORDS: Final = CONTEXTS | MODAL | SETTINGS | MODE_KEYS | _LIVE | _ASKING | WAITING
 """Every word by which a key may say its value is not a fact: a key holding none is read as
 it always was (:func:`marks` is asked only of the others)."""
 _NOT_REAL: Final = SETTINGS | _LIVE
@@ -198,7 +209,9 @@ def marks(runs: frozenset[str], value: Any) -> tuple[frozenset[str], bool] | Non
     modal = runs & MODAL
     if modal:
         return modal, True
-    context = runs & (CONTEXTS | REQUESTS)
+    context = runs & CONTEXTS
+    if not runs.isdisjoint(_ASKING) and not runs - REQUESTS - _REQUEST_GRAMMAR:
+        context = context | (runs & _ASKING)  # "requested": {...}, "you_sent": the request
     if context and (
         isinstance(value, dict | list | tuple) or (isinstance(value, str) and _worded(value))
     ):
