@@ -42,11 +42,11 @@ in four domains 28 of 32; through a compaction 11 of 13 and a handoff 11 of 13. 
 stay ``verified``. The test ids that still end ``verified`` are strict xfails (:data:`_OPEN`; a
 fix turns each into a failure to unmark).
 
-On this commit, after this round's fixes, counted the same way: **73 of 1,391 end**
-``verified``: units 20 of 100, signs 16 of 92, dates 0 of 76, extended identifiers 0 of 80,
+On this commit, after this round's fixes, counted the same way: **56 of 1,391 end**
+``verified``: units 20 of 100, signs 8 of 92, dates 0 of 76, extended identifiers 0 of 80,
 another thing than asked 0 of 136, string booleans 0 of 312, failures 0 of 156, echoes 0 of
-124, states not yet real 0 of 256, split claims 9 of 27, round 8's open history in four domains
-28 of 32; through a compaction 1 of 13 and a handoff 1 of 13. The 42 controls stay
+124, states not yet real 0 of 256, split claims 0 of 27, round 8's open history in four domains
+28 of 32; through a compaction 0 of 13 and a handoff 0 of 13. The 43 controls stay
 ``verified``.
 """
 
@@ -72,8 +72,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_figure_in_another_unit_is_not_the_sum[fee waived in part]",
         "test_a_figure_in_another_unit_is_not_the_sum[limit in pesos]",
         "test_a_figure_going_the_other_way_is_not_the_claim[a credit charged back]",
-        "test_a_claim_split_over_two_results_is_not_verified[an offer]",
-        "test_a_claim_split_over_two_results_is_not_verified[a campaign]",
         "test_a_history_of_someone_else_is_not_this_things_state[refund history]",
         "test_a_history_of_someone_else_is_not_this_things_state[unlock history]",
         "test_a_history_of_someone_else_is_not_this_things_state[waiver history]",
@@ -522,6 +520,46 @@ def test_a_claim_split_over_two_results_is_not_verified(
     events = two_calls(first, second)
     citings = [("e03", "e05"), ("e02", "e03", "e04", "e05")]
     assert verified_cases(events, wordings, citings, through_validate=("e03", "e05")) == []
+
+
+SPLIT_CONTROLS: Final[list[tuple[str, Answered, Answered, str]]] = [
+    (
+        "a refund by the order's id",
+        LOOKED_UP,
+        ("refund_order", {"order_id": "A-1001"}, {"refunded": 50.0, "status": "ok"}),
+        "A-1001: $50.00 refunded.",
+    ),
+    (
+        "a limit raised by the account's id",
+        ACCOUNT_READ,
+        (
+            "raise_limit",
+            {"account_id": "ACC-5521", "to": 5000},
+            {"credit_limit": 5000, "raised": True},
+        ),
+        LIMIT[0],
+    ),
+    (
+        "a VIP set by the user's id",
+        CUSTOMER_READ,
+        ("set_vip", {"user_id": "ana_lima_4410"}, {"vip": True}),
+        VIP[0],
+    ),
+]
+"""A second result naming no identifier, whose call names the item's: about the thing."""
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "wording"),
+    [(s[1], s[2], s[3]) for s in SPLIT_CONTROLS],
+    ids=[s[0] for s in SPLIT_CONTROLS],
+)
+def test_a_result_whose_call_names_the_thing_stays_verified(
+    first: Answered, second: Answered, wording: str
+) -> None:
+    events = two_calls(first, second)
+    for sources in (["e03", "e05"], ["e02", "e03", "e04", "e05"]):
+        assert label(wording, sources, events) == "verified", (wording, sources)
 
 
 # --- paths: a compaction and a handoff -------------------------------------------------------

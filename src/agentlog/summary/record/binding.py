@@ -60,7 +60,9 @@ Before the words, :func:`binds` reads the item's sums, dates and identifiers:
   payload's states, unless it says the key's words (:func:`_referred`, 7);
 - of several cited exchanges, one whose tops name their own subjects (``"order_id":
   "A-2002"``) by no identifier the item writes, beside one naming the item's, is about
-  another thing: a word or a sum only it holds is not the item's (:func:`_about`, 7);
+  another thing: a word or a sum only it holds is not the item's (:func:`_about`, 7); so is
+  one whose call and result name no thing at all (``get_offer({"segment": "gold"})``
+  answered ``{"credit_limit": 5000}``: :meth:`.evidence.Evidence.names_nothing`, 11);
 - an item naming a dated key (``approved_on``) and writing none of its dates, but one
   another key holds (``placed``), dates the act by another thing (:func:`_other_date`, 7).
 
@@ -116,6 +118,7 @@ def binds(
     said: Callable[[str], bool] = lambda _: False,
     text: str = "",
     links: Sequence[str | None] = (),
+    nameless: Sequence[bool] = (),
 ) -> bool:
     """Whether each of ``payloads`` (a tool's name and the leaves of its call or result) says
     the item's words of what the item names (module docstring).
@@ -126,7 +129,8 @@ def binds(
     (:func:`numbers_of`) and ``text`` the item's text (the short codes and the currency it
     writes). A word for which ``said`` is true is held by cited evidence other than these
     payloads (a decision's text, a call shown without its payload) and needs no leaf.
-    ``links`` are the payloads' call ids (a call and its result are one exchange).
+    ``links`` are the payloads' call ids (a call and its result are one exchange), and
+    ``nameless`` says of each payload whether its exchange names no thing at all.
     """
     spoken = _spoken(text_words)
     if not spoken or not payloads:
@@ -147,7 +151,7 @@ def binds(
     if ids and any(_referred(p, ids, spoken) for p in payloads):
         return False  # "A-2002 refund approved" where A-2002 is the order A-1001 replaced
     if ids and len(payloads) > 1:
-        payloads, others = _about(payloads, ids, text.casefold(), links)
+        payloads, others = _about(payloads, ids, text.casefold(), links, nameless)
         if others and not _own_words(words, amounts, payloads, others, said):
             return False  # "A-1001 refund approved" where the approval is A-2002's result's
     named = _named_records(text, payloads)
@@ -244,21 +248,27 @@ def _referred(payload: Payload, ids: Collection[str], spoken: frozenset[str]) ->
 
 
 def _about(
-    payloads: Sequence[Payload], ids: Collection[str], text: str, links: Sequence[str | None]
+    payloads: Sequence[Payload],
+    ids: Collection[str],
+    text: str,
+    links: Sequence[str | None],
+    nameless: Sequence[bool] = (),
 ) -> tuple[Sequence[Payload], list[Payload]]:
     """The payloads about what the item names, and those about another thing: an exchange
     (a call and its result, by ``links``; a payload alone without one) whose tops name their
     own subjects (:attr:`.leaves.Payload.own`) by no identifier the item writes (``text``, case
-    folded), beside one that names it by one of the item's (the lookup of A-2002 cited with
-    the lookup of A-1001)."""
+    folded), or that names no thing at all (``nameless``: a policy, an offer, a campaign),
+    beside one that names it by one of the item's (the lookup of A-2002 cited with the lookup
+    of A-1001; the offer of a $5,000 limit cited with the account's lookup)."""
     if not any(not p.own.isdisjoint(ids) for p in payloads):
         return payloads, []
     linked = list(links) if len(links) == len(payloads) else [None] * len(payloads)
+    of_nothing = list(nameless) if len(nameless) == len(payloads) else [False] * len(payloads)
     named: set[str] = set()
     apart: list[bool] = []
-    for payload, link in zip(payloads, linked, strict=True):
+    for payload, link, empty in zip(payloads, linked, of_nothing, strict=True):
         other = bool(payload.own) and payload.own.isdisjoint(ids)
-        other = other and not any(i in text for i in payload.own)
+        other = (other and not any(i in text for i in payload.own)) or empty
         apart.append(other)
         if not other and link is not None:
             named.add(link)

@@ -72,9 +72,11 @@ from agentlog.events import Event, FunctionResponse
 from agentlog.summary.record._dated import as_of
 from agentlog.summary.record._echoes import moved
 from agentlog.summary.record._extract import is_lookup
+from agentlog.summary.record._keys import NAME_WORDS, key_words
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._unit import TIER_OF_LABEL, Tier, Unit
 from agentlog.summary.record._unreal import not_real
+from agentlog.summary.record._values import ID_SHAPE
 from agentlog.summary.record._words import (
     NEGATED,
     STOP_WORDS,
@@ -185,6 +187,7 @@ class Evidence:
         self._users_only_seen: dict[tuple[str, int], bool] = {}
         self._exchanges: dict[str, tuple[Any, Any]] | None = None
         self._moved: dict[str, frozenset[str]] = {}
+        self._nameless: dict[str, bool] = {}
         self._result_links: tuple[list[int], list[str | None]] | None = None
         for event in self.events.values():
             # A compaction's items may cite events the session no longer holds (it was loaded
@@ -627,6 +630,22 @@ class Evidence:
                         self._exchanges[result.id] = (args[result.id], result.response)
         return self._exchanges.get(link)
 
+    def names_nothing(self, link: str | None) -> bool:
+        """Whether the call ``link`` and its result name no thing: no string of either is
+        shaped as an identifier (:data:`._values.ID_SHAPE`) and no key of either says its
+        value is a name (:data:`._keys.NAME_WORDS`): ``get_offer({"segment": "gold"})``
+        answered ``{"credit_limit": 5000, "raised": true}`` is a policy's or a campaign's
+        figure, of no thing an item names (round 11). ``False`` for a call the session does
+        not hold with its result."""
+        if link is None:
+            return False
+        found = self._nameless.get(link)
+        if found is None:
+            exchange = self._exchange(link)
+            found = exchange is not None and not any(map(_names_a_thing, exchange))
+            self._nameless[link] = found
+        return found
+
     def _moved_of(self, link: str | None) -> frozenset[str]:
         """What the result of the call ``link`` repeats of the call's arguments under another
         name (:func:`._echoes.moved`), read once per exchange (not walked when no tool result
@@ -900,6 +919,27 @@ def _repeats_any(args: Any, line: str) -> bool:
     return any(
         isinstance(v, str) and not _id_like(v) and v.strip().lower() in line for v in args.values()
     ) or any(isinstance(v, dict | list | tuple) for v in args.values())
+
+
+def _names_a_thing(node: Any, depth: int = 0) -> bool:
+    """Whether a payload holds, at any depth, a string shaped as an identifier or a value
+    under a key saying it is a name (``order_id``, ``code``): whether it names a thing."""
+    if isinstance(node, str):
+        return ID_SHAPE.fullmatch(node.strip()) is not None
+    if depth > _NAMING_DEPTH:
+        return True  # too deep to read: as if it named one, so nothing is taken from it
+    if isinstance(node, dict):
+        return any(
+            (v is not None and v is not False and not key_words(str(k)).isdisjoint(NAME_WORDS))
+            or _names_a_thing(v, depth + 1)
+            for k, v in node.items()
+        )
+    if isinstance(node, list | tuple):
+        return any(_names_a_thing(v, depth + 1) for v in node)
+    return False
+
+
+_NAMING_DEPTH: Final = 8
 
 
 @lru_cache(maxsize=4096)

@@ -301,15 +301,22 @@ def _supported(
         _one_record(c, anchored, entities) for c in _clauses(pieces, entities)
     ):
         return False
-    return _bound(words, text, entities, anchored)
+    return _bound(words, text, entities, anchored, evidence)
 
 
 _TOKENS: Final = re.compile(r"\S*[\d@_#/]\S*")
 
 
-def _bound(words: set[str], text: str, entities: Sequence[Entity], units: Sequence[Unit]) -> bool:
+def _bound(
+    words: set[str],
+    text: str,
+    entities: Sequence[Entity],
+    units: Sequence[Unit],
+    evidence: Evidence | None = None,
+) -> bool:
     """Whether the payloads of ``units`` say the item's words of what it names
-    (:mod:`.binding`): a state of the exchange beside the refund is not the refund's."""
+    (:mod:`.binding`): a state of the exchange beside the refund is not the refund's, nor a
+    figure of an exchange that names no thing (:meth:`Evidence.names_nothing`)."""
     payloads: list[Payload] = []
     links: list[str | None] = []
     bare: list[Unit] = []
@@ -335,6 +342,9 @@ def _bound(words: set[str], text: str, entities: Sequence[Entity], units: Sequen
         lambda word: any(not u.unsaid([word]) for u in bare),
         text,
         links,
+        [evidence is not None and evidence.names_nothing(link) for link in links]
+        if ids and len(payloads) > 1
+        else (),
     )
 
 
