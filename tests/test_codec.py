@@ -176,3 +176,76 @@ def test_stored_session_is_the_session_model_construct_makes() -> None:
     assert fast.model_fields_set == slow.model_fields_set
     assert fast.model_dump() == slow.model_dump()
     assert Session.model_validate_json(fast.model_dump_json()) == fast
+
+
+def _every_shape() -> list[Event]:
+    """Events of every combination of ``encode_event``'s empty fields, with deletions,
+    nested and non-ASCII state values and each kind of content."""
+    import itertools
+
+    from agentlog.events import REMOVED, EventActions
+
+    rich = rich_event()
+    full = rich.actions
+    optional = {
+        "state_delta": {"n": 1, "gone": REMOVED, "deep": {"a": [1, 2.5, None, "é"]}, "t": True},
+        "artifact_delta": full.artifact_delta,
+        "escalate": True,
+        "skip_summarization": True,
+        "requested_auth_configs": full.requested_auth_configs,
+        "requested_tool_confirmations": full.requested_tool_confirmations,
+    }
+    events = []
+    for chosen in itertools.product((False, True), repeat=len(optional) + 2):
+        *given, long_running, other = chosen
+        actions: dict[str, Any] = {
+            k: v for (k, v), g in zip(optional.items(), given, strict=True) if g
+        }
+        if other:
+            actions["transfer_to_agent"] = "billing"
+            actions["compaction"] = full.compaction
+        events.append(
+            rich.model_copy(
+                update={
+                    "long_running_tool_ids": rich.long_running_tool_ids
+                    if long_running
+                    else frozenset(),
+                    "actions": EventActions(**actions),
+                }
+            )
+        )
+    events.append(Event(invocation_id="i", author="user", timestamp=3.0))
+    events.append(
+        Event(invocation_id="i", author="a", actions=EventActions(state_delta={"x": "\u2603"}))
+    )
+    return events
+
+
+def test_payloads_are_what_pydantic_writes_with_the_exclusion() -> None:
+    # encode_event's serializers build the exclusion in: the bytes are those of Event's own
+    # serializer told what to leave out, for every shape of event.
+    serializer = Event.__pydantic_serializer__
+    for event in _every_shape():
+        fields, actions = event.__dict__, event.actions.__dict__
+        shape = (
+            not fields["long_running_tool_ids"],
+            *(not actions[name] for name in codec._EMPTY_BY_DEFAULT),
+            actions["transfer_to_agent"] is None and actions["compaction"] is None,
+        )
+        expected = serializer.to_json(event, exclude_none=True, exclude=codec._skip_for(shape))
+        assert codec.encode_event(event) == expected.decode()
+        decoded = codec.decode_event(codec.encode_event(event), 1, session_id="s")
+        assert decoded == event
+
+
+def test_a_value_of_no_json_type_fails_to_encode() -> None:
+    from pydantic_core import PydanticSerializationError
+
+    from agentlog.events import EventActions
+
+    event = Event(invocation_id="i", author="a")
+    odd = event.model_copy(
+        update={"actions": EventActions.model_construct(state_delta={"k": object()})}
+    )
+    with pytest.raises(PydanticSerializationError):
+        codec.encode_event(odd)

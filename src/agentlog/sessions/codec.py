@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError, SchemaSerializer, core_schema
 
 from agentlog._frozen import freeze
 from agentlog.errors import CorruptRecordError, NonFiniteNumberError
-from agentlog.events import STORED, Event
+from agentlog.events import REMOVED, STORED, Event, EventActions
 from agentlog.limits import VALUE_ENCODER
 from agentlog.logs import get_logger
 
@@ -53,7 +54,9 @@ def encode_event(event: Event) -> str:
     # ``exclude_defaults`` would do the same but calls every default factory to compare (a new
     # ULID, a new EventActions and two Python-level ``__eq__``s per event), more than half of
     # an append's Python time. Every default here is None, empty or False, so ``exclude_none``
-    # and an exclusion of the empty ones, cached by which are empty, write the same payload.
+    # and an exclusion of the empty ones write the same payload; the exclusion is built into
+    # a serializer per shape (which fields are empty), cached, as an ``exclude`` argument
+    # costs pydantic a filter lookup per field on every call.
     # The fields read from the models' __dict__: an attribute costs several times an item.
     fields = event.__dict__
     actions = fields["actions"].__dict__
@@ -67,13 +70,11 @@ def encode_event(event: Event) -> str:
         not actions["requested_tool_confirmations"],
         actions["transfer_to_agent"] is None and actions["compaction"] is None,
     )
-    skip = _skips.get(shape)
-    if skip is None:
-        skip = _skips.setdefault(shape, _skip_for(shape))
-    return _to_json(event, exclude_none=True, exclude=skip).decode()
+    to_json = _serializers.get(shape)
+    if to_json is None:
+        to_json = _serializers.setdefault(shape, _serializer_for(shape))
+    return to_json(event, exclude_none=True, fallback=_removed_as_null).decode()
 
-
-_to_json: Final = Event.__pydantic_serializer__.to_json
 
 _EMPTY_BY_DEFAULT: Final = (
     "state_delta",
@@ -85,10 +86,11 @@ _EMPTY_BY_DEFAULT: Final = (
 )
 """The fields of ``EventActions`` whose defaults are empty or False rather than None."""
 
-_skips: dict[tuple[bool, ...], dict[str, Any]] = {}
+_serializers: dict[tuple[bool, ...], Callable[..., bytes]] = {}
 
 
 def _skip_for(shape: tuple[bool, ...]) -> dict[str, Any]:
+    """What ``encode_event`` leaves out of an event of ``shape``, as pydantic's ``exclude``."""
     no_long_running, *empty, nothing_else = shape
     skip: dict[str, Any] = {}
     if no_long_running:
@@ -98,6 +100,62 @@ def _skip_for(shape: tuple[bool, ...]) -> dict[str, Any]:
     else:
         skip["actions"] = {n for n, e in zip(_EMPTY_BY_DEFAULT, empty, strict=True) if e}
     return skip
+
+
+def _serializer_for(shape: tuple[bool, ...]) -> Callable[..., bytes]:
+    """``to_json`` of a serializer writing an event of ``shape`` as ``Event``'s own does with
+    :func:`_skip_for`'s exclusion, the exclusion built in.
+
+    Built from ``Event``'s core schema, with two changes: the fields left out are marked so,
+    and ``state_delta``'s values are written by their type (pydantic's ``JsonValue`` union
+    picks each value's serializer through a Python function; ``REMOVED``, the one value not
+    of a JSON type, goes to :func:`_removed_as_null`). Each model whose fields change gets a
+    stand-in class: pydantic reuses a model class's own serializer, whatever the schema says.
+    """
+    # Copied along the paths changed only, the rest shared (it is read, never written).
+    schema: dict[str, Any] = dict(Event.__pydantic_core_schema__)
+    event = schema
+    if schema["type"] == "definitions":
+        event = schema["schema"] = dict(schema["schema"])
+    if event["type"] != "model" or event["cls"] is not Event:
+        raise RuntimeError("Event's core schema is not the model schema encode_event expects")
+    event["cls"] = type("StoredEvent", (), {})
+    event_fields = _copied_fields(event)
+    for name, excluded in _skip_for(shape).items():
+        field = event_fields[name] = dict(event_fields[name])
+        if excluded is True:
+            field["serialization_exclude"] = True
+            continue
+        default = field["schema"] = dict(field["schema"])
+        actions = default["schema"] = dict(default["schema"])
+        if actions["type"] != "model" or actions["cls"] is not EventActions:
+            raise RuntimeError("EventActions' core schema is not the one encode_event expects")
+        actions["cls"] = type("StoredActions", (), {})
+        action_fields = _copied_fields(actions)
+        for name in excluded:
+            action_fields[name] = {**action_fields[name], "serialization_exclude": True}
+        action_fields["state_delta"] = {
+            **action_fields["state_delta"],
+            "schema": core_schema.dict_schema(core_schema.str_schema(), core_schema.any_schema()),
+        }
+    to_json: Callable[..., bytes] = SchemaSerializer(schema).to_json
+    return to_json
+
+
+def _copied_fields(model: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``model``'s schema, copied into a copy of its fields schema."""
+    fields_schema = model["schema"] = dict(model["schema"])
+    fields: dict[str, Any] = dict(fields_schema["fields"])
+    fields_schema["fields"] = fields
+    return fields
+
+
+def _removed_as_null(value: Any) -> None:
+    """What a payload holds for a value of no JSON type: ``null`` for ``REMOVED``, which reads
+    back as ``REMOVED``; anything else fails as pydantic fails it."""
+    if value is REMOVED:
+        return None
+    raise PydanticSerializationError(f"Unable to serialize unknown type: {type(value)}")
 
 
 _event_validator: Final = Event.__pydantic_validator__
