@@ -104,3 +104,26 @@ def test_an_event_with_the_shared_empty_actions_is_stored_as_one_with_new_empty_
     )
     assert shared == made
     assert encode_event(shared) == encode_event(made)
+
+
+def test_a_delta_is_marked_checked_only_when_its_event_was_validated_with_the_checks() -> None:
+    # A store skips check_state for a CheckedDelta: only validation with the contract's checks
+    # makes one. Read back from a store (checks off), or put in without validation, a delta
+    # is a plain FrozenDict, which a store checks (test_input_contract's bypasses).
+    from agentlog._frozen import FrozenDict
+    from agentlog.events import CheckedDelta, Event, EventActions
+    from agentlog.sessions.codec import decode_event, encode_event
+    from agentlog.state import strip_temp
+
+    made = Event(
+        invocation_id="i", author="a", actions=EventActions(state_delta={"k": 1, "temp:t": 2})
+    )
+    assert made.actions.state_delta.__class__ is CheckedDelta
+    assert strip_temp(made).actions.state_delta.__class__ is CheckedDelta
+    loaded = decode_event(encode_event(made), 1, session_id="s")
+    assert loaded == made
+    assert loaded.actions.state_delta.__class__ is FrozenDict
+    forged = made.model_copy(
+        update={"actions": made.actions.model_copy(update={"state_delta": FrozenDict(k=1)})}
+    )
+    assert forged.actions.state_delta.__class__ is FrozenDict

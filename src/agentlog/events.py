@@ -44,6 +44,7 @@ __all__ = [
     "REMOVED",
     "STORED",
     "ArtifactRef",
+    "CheckedDelta",
     "CodeExecutionResult",
     "Content",
     "CredentialRequest",
@@ -255,7 +256,16 @@ REMOVED: Final = Removed()
 _BARE_PREFIXES: Final = frozenset(("app:", "user:", "temp:"))
 
 
-def _freeze_delta(value: dict[str, Any]) -> FrozenDict[str, Any]:
+class CheckedDelta(FrozenDict[str, Any]):
+    """A ``state_delta`` that met the input contract (:func:`agentlog.limits.check_state`)
+    when its event was validated, so a store need not check it again; read back from a store
+    (:data:`STORED`), a delta is a plain ``FrozenDict``. Its contents are frozen, so it still
+    holds what was checked."""
+
+    __slots__ = ()
+
+
+def _freeze_delta(value: dict[str, Any], info: ValidationInfo) -> FrozenDict[str, Any]:
     # One pass, and nested values frozen only where there are any: this runs for every event
     # read from a store, so it is on the load path.
     plain = True
@@ -264,9 +274,11 @@ def _freeze_delta(value: dict[str, Any]) -> FrozenDict[str, Any]:
             raise ValueError(f"state key {key!r} is empty")
         if item is None or isinstance(item, dict | list):
             plain = False
+    # ``_delta_in`` checked the delta unless it was read back from a store.
+    frozen = CheckedDelta if _checking(info) else FrozenDict
     if plain:
-        return FrozenDict(value)
-    return FrozenDict(
+        return frozen(value)
+    return frozen(
         {k: REMOVED if v is None else v if v is REMOVED else freeze(v) for k, v in value.items()}
     )
 

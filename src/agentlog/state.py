@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from agentlog._frozen import FrozenDict
-from agentlog.events import REMOVED, Event
+from agentlog.events import REMOVED, CheckedDelta, Event
 
 __all__ = [
     "APP_PREFIX",
@@ -126,6 +126,8 @@ def strip_temp(event: Event) -> Event:
     delta = event.actions.state_delta
     if not any(key.startswith(TEMP_PREFIX) for key in delta):
         return event
-    kept = FrozenDict({k: v for k, v in delta.items() if not k.startswith(TEMP_PREFIX)})
+    # What is kept of a checked delta is checked too.
+    frozen = CheckedDelta if delta.__class__ is CheckedDelta else FrozenDict
+    kept = frozen({k: v for k, v in delta.items() if not k.startswith(TEMP_PREFIX)})
     actions = event.actions.model_copy(update={"state_delta": kept})
     return event.model_copy(update={"actions": actions})

@@ -26,7 +26,7 @@ from agentlog.errors import (
     StoreError,
     ValueTooLargeError,
 )
-from agentlog.events import REMOVED, Event, StateDelta
+from agentlog.events import REMOVED, CheckedDelta, Event, StateDelta
 from agentlog.limits import (
     MAX_EVENT_BYTES,
     MAX_ID_BYTES,
@@ -123,7 +123,8 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
     )
     if not session_only:
         state_delta = fields["actions"].__dict__["state_delta"]
-    check_state(state_delta, "state_delta")
+    if state_delta.__class__ is not CheckedDelta:  # checked when validated, and frozen since
+        check_state(state_delta, "state_delta")
     return AppendPlan(
         stored,
         # Most deltas hold session keys only: no scope to strip or route. A validated delta
@@ -131,7 +132,7 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
         ScopedDelta(
             _NO_KEYS,
             _NO_KEYS,
-            state_delta if state_delta.__class__ is FrozenDict else dict(state_delta),
+            state_delta if state_delta.__class__ in _FROZEN_DELTAS else dict(state_delta),
             _NO_KEYS,
         )  # app, user, session, temp
         if session_only
@@ -142,6 +143,9 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
 
 
 _NO_KEYS: Final[FrozenDict[str, Any]] = FrozenDict()
+
+_FROZEN_DELTAS: Final = (FrozenDict, CheckedDelta)
+"""The classes of a delta that may be kept as is (read-only) rather than copied."""
 
 
 def _check_append_ids(
