@@ -101,3 +101,36 @@ async def test_a_lone_write_that_raises_fails_its_caller_and_the_batcher_goes_on
         await batcher.submit(0)
     assert await batcher.submit(3) == 3
     await batcher.close()
+
+
+async def test_a_write_joins_the_next_batch_only_while_one_is_being_written() -> None:
+    batches: list[list[int]] = []
+
+    async def commit(batch: list[int]) -> list[Any]:
+        batches.append(batch)
+        await asyncio.sleep(0.01)
+        return [Failed(StoreError(f"refused {w}")) if w < 0 else w * 10 for w in batch]
+
+    batcher: Batcher[int] = Batcher(commit, closed_error=lambda: StoreError("closed"))
+    assert batcher.join(1) is None  # nothing being gathered or written: joining does nothing
+    first = asyncio.ensure_future(batcher.submit(1))
+    await asyncio.sleep(0)  # its writer gathers company for one turn of the loop
+    joined = [batcher.join(w) for w in (2, -3)]
+    await asyncio.sleep(0.002)  # that batch is with the store now
+    joined.append(batcher.join(4))
+    assert all(future is not None for future in joined)
+    assert await first == 10
+    assert await asyncio.gather(*joined, return_exceptions=True) == [20, _Refused(-3), 40]
+    assert batches == [[1, 2, -3], [4]]
+    await batcher.close()
+    assert batcher.join(5) is None
+
+
+class _Refused:
+    """Equal to the StoreError a refused write ``w`` raises."""
+
+    def __init__(self, w: int) -> None:
+        self.w = w
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StoreError) and str(other) == f"refused {self.w}"

@@ -42,10 +42,9 @@ class Failed:
     error: BaseException
 
 
-@dataclass(slots=True)
-class _Pending(Generic[W]):
-    write: W
-    future: asyncio.Future[Any]
+_Pending = tuple[W, "asyncio.Future[Any]"]
+"""A write submitted and the future its caller waits on: a tuple, as every write makes one
+and a tuple costs a fraction of an object's ``__init__``."""
 
 
 class Batcher(Generic[W]):
@@ -121,7 +120,8 @@ class Batcher(Generic[W]):
                 if isinstance(outcome, Failed):
                     raise outcome.error
                 return outcome
-        pending: _Pending[W] = _Pending(write, loop.create_future())
+        future: asyncio.Future[Any] = loop.create_future()
+        pending: _Pending[W] = (write, future)
         self._queue.append(pending)
         if not self._gathering and self._writing < self._in_flight:
             self._gathering = True
@@ -139,7 +139,19 @@ class Batcher(Generic[W]):
             lone = self._hand_over(loop, pending)
             if lone is not None:
                 await self._write_lone(lone, loop)
-        return await pending.future
+        return await future
+
+    def join(self, write: W) -> asyncio.Future[Any] | None:
+        """``write`` queued for the next batch, when that is all :meth:`submit` would do with
+        it (a batch is being gathered, or as many are being written as may be): the future
+        of its outcome, for the caller to await. Otherwise ``None``, having done nothing:
+        then :meth:`submit` it. With many writers at once nearly every write joins, and
+        awaiting the future itself costs less than a coroutine around it."""
+        if self._closed or not (self._gathering or self._writing >= self._in_flight):
+            return None
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((write, future))
+        return future
 
     async def close(self) -> None:
         """Refuse new writes and wait for those already submitted."""
@@ -160,7 +172,7 @@ class Batcher(Generic[W]):
         than the write's own bookkeeping."""
         batch = self._take(self._split_at if not self._writing else None)
         if batch and len(batch) == 1 and self._alone is not None:
-            outcome = self._alone(batch[0].write)
+            outcome = self._alone(batch[0][0])
             if outcome is not NOT_ALONE:
                 self._settle(batch, [outcome])
                 batch = self._take()
@@ -180,10 +192,10 @@ class Batcher(Generic[W]):
         try:
             outcomes: Sequence[Any] | BaseException
             try:
-                outcomes = await self._commit([p.write for p in batch])
+                outcomes = await self._commit([write for write, _ in batch])
             except asyncio.CancelledError:
-                for pending in batch:
-                    pending.future.cancel()
+                for _, future in batch:
+                    future.cancel()
                 raise
             except BaseException as exc:
                 outcomes = exc
@@ -233,7 +245,7 @@ class Batcher(Generic[W]):
             while batch:
                 outcomes: Sequence[Any] | BaseException
                 try:
-                    outcomes = await self._commit([p.write for p in batch])
+                    outcomes = await self._commit([write for write, _ in batch])
                 except asyncio.CancelledError:
                     self._settle(batch, self._closed_error())
                     raise
@@ -254,15 +266,16 @@ class Batcher(Generic[W]):
 
     def _settle(self, batch: list[_Pending[W]], outcomes: Sequence[Any] | BaseException) -> None:
         """Answer each writer of ``batch``: its outcome, or the batch's error."""
-        for i, pending in enumerate(batch):
-            future = pending.future
-            if future.done():  # its caller was cancelled; the write ran all the same
+        # A future already done is its cancelled caller's; the write ran all the same.
+        if isinstance(outcomes, BaseException):
+            for i, (_, future) in enumerate(batch):
+                if not future.done():
+                    future.set_exception(self._copy_error(outcomes) if i else outcomes)
+            return
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
+            if future.done():
                 continue
-            if isinstance(outcomes, BaseException):
-                future.set_exception(self._copy_error(outcomes) if i else outcomes)
-                continue
-            outcome = outcomes[i]
-            if isinstance(outcome, Failed):
+            if outcome.__class__ is Failed:
                 future.set_exception(outcome.error)
             else:
                 future.set_result(outcome)

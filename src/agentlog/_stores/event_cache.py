@@ -55,6 +55,9 @@ class EventCache:
             raise ValueError("max_events must be at least 1")
         self.max_events = max_events
         self._entries: OrderedDict[SessionKey, CachedEvents] = OrderedDict()
+        self.keys = self._entries.keys()
+        """The sessions held, a live view: a test of membership here takes no lock and no
+        call, and like :meth:`extend`'s own first test, may miss an entry being put."""
         self._total = 0
         self._lock = threading.Lock()  # loads run on a worker thread, appends on the caller's
 

@@ -38,6 +38,7 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable
+from operator import countOf
 from typing import Any, Final, TypeVar
 
 from agentlog._stores.batching import NOT_ALONE, Batcher, Failed, others_ready
@@ -74,6 +75,12 @@ class GroupCommit:
             # thread beside the other half's Python, each waiting for the GIL.
             split_at=_SPLIT_AT if inline is not None else None,
         )
+        self.submit: Callable[[Write], Awaitable[Any]] = self._batcher.submit
+        """:meth:`write` untyped: the batcher's own method, for a caller that makes many
+        writes (appends) and so saves the call of ``write`` around it."""
+        self.join: Callable[[Write], asyncio.Future[Any] | None] = self._batcher.join
+        """``Batcher.join``: a write queued for the next batch and the future of its outcome,
+        or ``None`` (nothing done) for :attr:`submit`."""
         self.batches = 0
         """Transactions committed or rolled back so far (one per batch)."""
         self.writes = 0
@@ -147,7 +154,7 @@ class GroupCommit:
                 raise
             raise error from exc
         self.batches += 1
-        self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, Failed))
+        self.writes += len(outcomes) - countOf(map(type, outcomes), Failed)
         return outcomes
 
     def _begin_and_commit(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
@@ -179,7 +186,7 @@ class GroupCommit:
         if len(writes) == 1:  # it succeeded: a failed lone write returned above
             self.writes += 1
         else:
-            self.writes += sum(1 for outcome in outcomes if not isinstance(outcome, Failed))
+            self.writes += len(outcomes) - countOf(map(type, outcomes), Failed)
         return outcomes
 
     def _run(self, conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
@@ -213,8 +220,15 @@ class GroupCommit:
 def _together(conn: sqlite3.Connection, writes: list[Write]) -> list[Any]:
     """Run ``writes`` in order, consecutive ones with the same ``many`` (a staticmethod, so
     the same function on every instance) by one call of it; raise if one fails."""
+    kind = type(writes[0])
+    many = getattr(kind, "many", None)
+    n = len(writes)
+    if many is not None and n > 1 and countOf(map(type, writes), kind) == n:
+        # The usual batch, all of one kind: one call, no walk over the writes in Python.
+        result: list[Any] = many(conn, writes)
+        return result
     outcomes: list[Any] = []
-    i, n = 0, len(writes)
+    i = 0
     while i < n:
         many = getattr(writes[i], "many", None)
         j = i + 1

@@ -124,6 +124,8 @@ class SqliteSessionService:
                 self._db.abandon()
                 raise
         self._writes = GroupCommit(self._writer, self._inline)
+        self._submit = self._writes.submit
+        self._join = self._writes.join
         self._pks: dict[SessionKey, int] = {}
         """Sessions' primary keys, as appends found them (see ``_append``)."""
         self._reads: Batcher[Callable[[sqlite3.Connection], Any]] = Batcher(
@@ -313,17 +315,23 @@ class SqliteSessionService:
         key = (held["app_name"], held["user_id"], held["id"])
         pks = self._pks
         try:
-            token = await self._writes.write(_Append(session, plan, pks.get(key)))
+            known = pks.get(key)
+            write = _Append(session, plan, known, held)
+            joined = self._join(write)  # the usual case with many writers: just a future
+            token = await (joined if joined is not None else self._submit(write))
         except StoreError:
             pks.pop(key, None)  # perhaps another session's now: looked up next time
             raise
-        if len(pks) >= _MAX_PKS:
-            pks.clear()
-        pks[key] = token[0]
+        if token[0] != known:
+            if len(pks) >= _MAX_PKS:
+                pks.clear()
+            pks[key] = token[0]
         after = session_after(session, plan)
-        if self._cache is not None:
+        cache = self._cache
+        # Most appends are to sessions not cached: then no call (see EventCache.extend).
+        if cache is not None and key in cache.keys:
             grown = (held["events"], after.__dict__["events"])
-            self._cache.extend(key, token, plan.expected_version, plan.event, grown=grown)
+            cache.extend(key, token, plan.expected_version, plan.event, grown=grown)
         return after
 
     async def acquire_lease(
@@ -483,10 +491,14 @@ class _Append:
     nothing; otherwise it is looked up first, under the same write lock.
     """
 
-    __slots__ = ("known_pk", "plan", "session")
+    __slots__ = ("held", "known_pk", "plan", "session")
 
-    def __init__(self, session: Session, plan: AppendPlan, known_pk: int | None) -> None:
+    def __init__(
+        self, session: Session, plan: AppendPlan, known_pk: int | None, held: dict[str, Any]
+    ) -> None:
         self.session = session
+        self.held = held
+        """``session.__dict__``, which its caller read already: a model's costs a lookup."""
         self.plan = plan
         self.known_pk = known_pk
 
@@ -525,7 +537,7 @@ class _Append:
         unleased = True
         for append in appends:
             # Models read as dicts: a pydantic model's attribute costs several times an item.
-            held, plan = append.session.__dict__, append.plan
+            held, plan = append.held, append.plan
             create_time = held["create_time"]
             pk = append.known_pk
             if pk is None or create_time is None:
