@@ -26,7 +26,7 @@ from agentlog.errors import (
     StoreError,
     ValueTooLargeError,
 )
-from agentlog.events import REMOVED, CheckedDelta, Event, StateDelta
+from agentlog.events import CheckedDelta, Event, StateDelta
 from agentlog.limits import (
     MAX_EVENT_BYTES,
     MAX_ID_BYTES,
@@ -41,7 +41,6 @@ from agentlog.state import (
     TEMP_PREFIX,
     USER_PREFIX,
     ScopedDelta,
-    apply_delta,
     split_delta,
     strip_temp,
 )
@@ -125,6 +124,16 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
         state_delta = fields["actions"].__dict__["state_delta"]
     if state_delta.__class__ is not CheckedDelta:  # checked when validated, and frozen since
         check_state(state_delta, "state_delta")
+    # The payload, here rather than in a function of its own: every append makes one.
+    try:
+        payload = encode_event(stored)
+    except PydanticSerializationError as exc:
+        # Only a string that is not valid Unicode fails to encode, and events are checked for
+        # those when made: this one was changed without validation (``model_copy``).
+        raise InvalidUnicodeError("the event", "cannot be written as UTF-8 JSON") from exc
+    # A character is at most 4 bytes of UTF-8: only a long payload needs measuring.
+    if len(payload) * 4 > MAX_EVENT_BYTES and (size := len(payload.encode())) > MAX_EVENT_BYTES:
+        raise ValueTooLargeError("the event", size, MAX_EVENT_BYTES)
     return AppendPlan(
         stored,
         # Most deltas hold session keys only: no scope to strip or route. A validated delta
@@ -138,7 +147,7 @@ def plan_append(session: Session, event: Event) -> AppendPlan | None:
         if session_only
         else split_delta(state_delta),
         held["version"],
-        _payload(stored),
+        payload,
     )
 
 
@@ -179,19 +188,6 @@ def _check_append_ids(
     check_identifier(author, "author")
 
 
-def _payload(event: Event) -> str:
-    try:
-        payload = encode_event(event)
-    except PydanticSerializationError as exc:
-        # Only a string that is not valid Unicode fails to encode, and events are checked for
-        # those when made: this one was changed without validation (``model_copy``).
-        raise InvalidUnicodeError("the event", "cannot be written as UTF-8 JSON") from exc
-    # A character is at most 4 bytes of UTF-8: only a long payload needs measuring.
-    if len(payload) * 4 > MAX_EVENT_BYTES and (size := len(payload.encode())) > MAX_EVENT_BYTES:
-        raise ValueTooLargeError("the event", size, MAX_EVENT_BYTES)
-    return payload
-
-
 def check_ids(app_name: str, user_id: str | None = None, session_id: str | None = None) -> None:
     """Refuse identifiers no store can hold (:func:`agentlog.limits.check_identifier`), before
     a backend sees them, so every store answers alike, on reads as on writes. An empty or
@@ -205,22 +201,11 @@ def check_ids(app_name: str, user_id: str | None = None, session_id: str | None 
 
 def session_after(session: Session, plan: AppendPlan) -> Session:
     """The session the caller holds once ``plan`` is stored."""
-    delta = plan.delta
-    state = None
+    delta, event = plan.delta, plan.event
+    changes = None
     if delta.app or delta.user or delta.session:  # what the stored event's delta holds
-        state = _applied(session.__dict__["state"], plan.event.__dict__["actions"])
-    return grown_session(session, plan.event, plan.expected_version + 1, state)
-
-
-def _applied(state: Mapping[str, Any], actions: Any) -> FrozenDict[str, Any]:
-    """``state`` with the stored event's delta applied, built as one ``FrozenDict``."""
-    changes = actions.__dict__["state_delta"]
-    if REMOVED in changes.values():
-        return FrozenDict(apply_delta(state, changes))
-    # ``dict.update`` itself, not the FrozenDict's refusal: the new mapping is not shared yet.
-    out: FrozenDict[str, Any] = FrozenDict(state)
-    dict.update(out, changes)
-    return out
+        changes = event.__dict__["actions"].__dict__["state_delta"]
+    return grown_session(session, event, plan.expected_version + 1, changes)
 
 
 def initial_delta(state: Mapping[str, Any] | None) -> ScopedDelta:
