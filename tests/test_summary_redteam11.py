@@ -42,12 +42,11 @@ in four domains 28 of 32; through a compaction 11 of 13 and a handoff 11 of 13. 
 stay ``verified``. The test ids that still end ``verified`` are strict xfails (:data:`_OPEN`; a
 fix turns each into a failure to unmark).
 
-On this commit, after this round's fixes, counted the same way: **56 of 1,391 end**
+On this commit, after this round's fixes, counted the same way: **28 of 1,391 end**
 ``verified``: units 20 of 100, signs 8 of 92, dates 0 of 76, extended identifiers 0 of 80,
 another thing than asked 0 of 136, string booleans 0 of 312, failures 0 of 156, echoes 0 of
 124, states not yet real 0 of 256, split claims 0 of 27, round 8's open history in four domains
-28 of 32; through a compaction 0 of 13 and a handoff 0 of 13. The 43 controls stay
-``verified``.
+0 of 32; through a compaction 0 of 13 and a handoff 0 of 13. The 48 controls stay ``verified``.
 """
 
 from __future__ import annotations
@@ -72,10 +71,6 @@ _OPEN: Final[frozenset[str]] = frozenset(
         "test_a_figure_in_another_unit_is_not_the_sum[fee waived in part]",
         "test_a_figure_in_another_unit_is_not_the_sum[limit in pesos]",
         "test_a_figure_going_the_other_way_is_not_the_claim[a credit charged back]",
-        "test_a_history_of_someone_else_is_not_this_things_state[refund history]",
-        "test_a_history_of_someone_else_is_not_this_things_state[unlock history]",
-        "test_a_history_of_someone_else_is_not_this_things_state[waiver history]",
-        "test_a_history_of_someone_else_is_not_this_things_state[VIP history]",
     }
 )
 """Test ids that still end ``verified``: open (module docstring)."""
@@ -715,6 +710,38 @@ CONTROLS: Final[list[tuple[str, Tool, dict[str, Any], str]]] = [
     ("a refund request approved", ORDER, {"refund_request": {"status": "approved"}}, REFUND[0]),
     ("a message sent", ORDER, {"sent": {"to": "ana@example.com"}, "refund": "approved"}, REFUND[0]),
     ("a payment received", ORDER, {"payment_received": True, "refund": "approved"}, REFUND[1]),
+    # A history of the thing: under the tool's noun, a wrapper, an object naming the item's
+    # identifier, at the top; another's history the item says is one.
+    (
+        "the order's history",
+        ORDER,
+        {"order": {"refund_history": [{"at": "2026-09-01", "status": "approved"}]}},
+        REFUND[0],
+    ),
+    (
+        "a history in a wrapper",
+        ORDER,
+        {"data": {"refund_history": [{"at": "2026-09-01", "status": "approved"}]}},
+        REFUND[0],
+    ),
+    (
+        "a history beside the item's id",
+        ORDER,
+        {"shipment": {"order_id": "A-1001", "refund_history": {"last": "approved"}}},
+        REFUND[0],
+    ),
+    (
+        "a history at the top",
+        ACCOUNT,
+        {"unlock_history": [{"at": "2026-09-01", "status": "done"}], "owner": {"name": "Ana"}},
+        UNLOCK[0],
+    ),
+    (
+        "another's history, said",
+        ORDER,
+        {"customer": {"refund_history": {"last": "approved"}}},
+        "A-1001: the customer's refund history shows the last refund approved.",
+    ),
     # An identifier written whole as the result writes it; one as a path's segment; one the
     # result spells with a "#" or in another case.
     (

@@ -51,6 +51,9 @@ true}``), is the customer's word relayed, not the call's, even for an item namin
 (family 8: 3). With it, 8 of 685: family 3's customer history (``"customer":
 {"refund_history": {"last": "approved"}}``), a nested object that names no identifier, whose
 state the item's "refund" names in part with nothing nearer; a strict xfail (:data:`_OPEN`).
+A fifth (``record/_histories.py``, round 11): an item word that names only a history's key in
+an object under a key neither the item nor the tool's name says, holding none of the item's
+identifiers, is of that owner's history. With it, none of 685.
 Nine attacks in domains and shapes the four rules were not written for (:data:`ELSEWHERE`:
 a policy's lapsed coverage, a household's other account by a bare ``id``, a return shipment,
 a scheduled payout, a refund window already closed, a renewal awaiting a doctor, a writing
@@ -86,11 +89,7 @@ from test_summary_redteam7 import (
 
 # --- what this round leaves: strict xfails, so a fix turns each into a failure to unmark -----
 
-_OPEN: Final[frozenset[str]] = frozenset(
-    {
-        "test_a_predicate_of_another_object_is_not_said_of_this_one[payload4]",
-    }
-)
+_OPEN: Final[frozenset[str]] = frozenset()
 """Cases that still end ``verified``: open (module docstring)."""
 
 

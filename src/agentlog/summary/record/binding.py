@@ -63,6 +63,9 @@ Before the words, :func:`binds` reads the item's sums, dates and identifiers:
   another thing: a word or a sum only it holds is not the item's (:func:`_about`, 7); so is
   one whose call and result name no thing at all (``get_offer({"segment": "gold"})``
   answered ``{"credit_limit": 5000}``: :meth:`.evidence.Evidence.names_nothing`, 11);
+- an item word naming only a history's key in another thing's object (``"customer":
+  {"refund_history": {"last": "approved"}}``) names that owner's history, not the item's
+  thing (:mod:`._histories`, round 8's open shape, 11);
 - an item naming a dated key (``approved_on``) and writing none of its dates, but one
   another key holds (``placed``), dates the act by another thing (:func:`_other_date`, 7).
 
@@ -77,6 +80,7 @@ from typing import Final
 
 from agentlog.summary.record._currency import item_currencies, may_be
 from agentlog.summary.record._dated import DATE
+from agentlog.summary.record._histories import HISTORIES, of_another_history
 from agentlog.summary.record._keys import PAST, TIME_BOUNDS, UNDOING
 from agentlog.summary.record._misstated import misstated, other_amount
 from agentlog.summary.record._others import foreign_owned, keys_of_others, of_another, owned_parts
@@ -161,6 +165,7 @@ def binds(
     written = spoken | frozenset(text_words)  # its negated words too ("no connection")
     undoes = not spoken.isdisjoint(UNDOING)
     keys = frozenset().union(*(p.keys for p in payloads))
+    histories = not keys.isdisjoint(HISTORIES)
     # The objects a key says were undone or ended (``reverted_at``): an item naming one by
     # its key ("unlock done" of "unlock": {...}) and no undoing leans on an ended state.
     ended = _NONE if undoes else frozenset().union(*(s for p in payloads for s, _ in p.undoing))
@@ -186,6 +191,8 @@ def binds(
                 return False
             if ids and keys_of_others(alternatives, ids, payloads, parts):
                 return False  # "unlock": {"status": "done", "target": "ACC-9000"}
+            if histories and _in_others_history(alternatives, spoken, ids, payloads):
+                return False  # "customer": {"refund_history": {"last": "approved"}}
             continue
         if not _bound(alternatives, spoken, payloads, named, undoes, written, ids, parts):
             return False
@@ -193,6 +200,21 @@ def binds(
         return False  # "refund of $84.00" where the refund holds 12.00 and the total 84.00
     literal = frozenset(text_words)
     return not any(misstated(p, spoken, ids, amounts, literal) for p in payloads)
+
+
+def _in_others_history(
+    alternatives: frozenset[str],
+    spoken: frozenset[str],
+    ids: Collection[str],
+    payloads: Sequence[Payload],
+) -> bool:
+    """Whether each payload naming the item's word by a key names it only in another thing's
+    history (:func:`._histories.of_another_history`): a customer's history of refunds is not
+    the refund of the order the item names (round 8, round 11)."""
+    holding = [p for p in payloads if not alternatives.isdisjoint(p.keys)]
+    return bool(holding) and all(
+        of_another_history(p.source, alternatives, spoken | p.tool, ids) for p in holding
+    )
 
 
 def _other_date(payloads: Sequence[Payload], spoken: frozenset[str], text: str) -> bool:
