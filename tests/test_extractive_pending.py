@@ -14,8 +14,13 @@ from agentlog.summary.summarisers._pending import Clause, clauses, commits, pend
 
 def ev(eid: str, author: str, part: Part) -> Event:
     role = "user" if author == "user" or part.function_response else "model"
+    # A clock of 1970, as the evaluation sets have: no deadline here is past by the wall clock.
     return Event(
-        id=eid, invocation_id="i", author=author, content=Content(role=role, parts=(part,))
+        id=eid,
+        invocation_id="i",
+        author=author,
+        timestamp=1.0,
+        content=Content(role=role, parts=(part,)),
     )
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import agentlog.summary
 
@@ -43,3 +45,48 @@ def test_the_package_still_exports_the_model_backed_service() -> None:
     assert "SummaryService" in dir(agentlog.summary)
     loaded = _imported_after("from agentlog.summary import SummaryService")
     assert "agentlog.runner" in loaded  # on first use, not before
+
+
+# The extractive summariser's job modules, bottom up: each imports only from the layers below
+# it (a new job module goes in a layer here).
+_JOB_LAYERS = (
+    ("_draft", "_goal", "_pending", "_wording"),
+    ("_terse",),
+    ("_prose",),
+    ("_things",),
+    ("_writes",),
+    ("_awaited",),
+    ("_commitments", "_kept", "_results"),
+    ("_conversation",),
+)
+
+
+def _summariser_imports(path: Path) -> set[str]:
+    """The modules of ``agentlog.summary.summarisers`` that the module at ``path`` imports."""
+    package = "agentlog.summary.summarisers"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith(package + "."):
+                found.add(node.module.removeprefix(package + ".").split(".")[0])
+            elif node.module == package:
+                found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(package + "."):
+                    found.add(alias.name.removeprefix(package + ".").split(".")[0])
+    return found
+
+
+def test_the_summarisers_job_modules_import_only_downward() -> None:
+    folder = Path(agentlog.summary.__file__).parent / "summarisers"
+    layer = {name: i for i, names in enumerate(_JOB_LAYERS) for name in names}
+    jobs = {p.stem for p in folder.glob("_*.py") if p.stem != "__init__"}
+    assert jobs == set(layer), "place each job module in a layer of _JOB_LAYERS"
+    upward = [
+        (job, imported)
+        for job in sorted(jobs)
+        for imported in sorted(_summariser_imports(folder / f"{job}.py"))
+        if imported not in layer or layer[imported] >= layer[job]
+    ]
+    assert upward == []  # a job imports neither its own layer, one above, nor a public module

@@ -40,6 +40,7 @@ def awaited(
         and isinstance(value, str)
         and words_of(key).rsplit(" ", 1)[-1] in _AWAITED
         and next(date_entities(value), None) is not None
+        and not draft.ended(value)  # a deadline the session outlived awaits nothing
     ]
     status = payload.get("status")
     waiting = isinstance(status, str) and pending_status(status)

@@ -20,6 +20,7 @@ from agentlog.summary.summarisers._pending import (
     concerns,
     first_person_now,
     ids_in,
+    owed,
     told_again,
     upper_first,
     with_ids,
@@ -62,12 +63,13 @@ def promises(draft: Draft, line: TranscriptLine, since: int, until: int) -> None
         for i, clause in enumerate(parts):
             text = clause.text
             rest = [c.text for c in parts[i + 1 :]]
-            if awaits(text):
-                ids, cited = _concerned(text, earlier, rest, acted)
-                text = clip(with_ids(upper_first(text), ids), draft.limit)
-                draft.add(draft.open_questions, text, [line.event_id, *cited])
-                draft.awaiting.add(text)
-                draft.deadlines.add(text)
+            if awaits(text) or owed(text):
+                if not draft.ended(text):  # a deadline the session outlived awaits nothing
+                    ids, cited = _concerned(text, earlier, rest, acted)
+                    text = clip(with_ids(upper_first(text), ids), draft.limit)
+                    draft.add(draft.open_questions, text, [line.event_id, *cited])
+                    draft.awaiting.add(text)
+                    draft.deadlines.add(text)
             elif (
                 # A clause "and" joins to a commitment shares its time ("ships by 27 March,
                 # and the email includes a label").

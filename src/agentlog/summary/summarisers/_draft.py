@@ -5,11 +5,13 @@ extractive summariser reads, and the items and notes each job leaves for the oth
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeAlias
 
 from agentlog.events import Event
+from agentlog.summary.record._scan import date_entities
 from agentlog.summary.record.entities import EntityPatterns
 from agentlog.summary.record.instructions import InstructionPatterns
 from agentlog.summary.record.schema import SummaryItem
@@ -19,6 +21,9 @@ __all__ = ["HANDOVER", "TRANSFER_TOOL", "Draft", "WriteParts"]
 
 TRANSFER_TOOL: Final = "transfer_to_agent"
 """The transfer tool's name (``TransferToAgentTool.NAME``; the agents package is a layer up)."""
+_REALISTIC: Final = 946_684_800.0
+"""2000-01-01 UTC: a session's event time before this is not a clock's (a test's or an
+evaluation set's timestamps count from 1970), so it dates nothing."""
 HANDOVER: Final = ("transfer", "pass", "hand", "connect", "put", "route")
 """The verbs of a promise that a handover keeps ("I'll pass you to our returns team")."""
 
@@ -94,6 +99,8 @@ class Draft:
     """A repeated labelled part of prose results: its latest value and the events citing it."""
     done: list[tuple[int, str]] = field(default_factory=list)
     """What the agents did, where: (event position, verb), for promises kept at once."""
+    today: str = ""
+    """The day of the session's last event (``YYYY-MM-DD``), when its clock is realistic."""
 
     @classmethod
     def of(
@@ -117,6 +124,9 @@ class Draft:
             order=order,
             calls={c.id: (e.id, c.name, c.args) for e in events for c in e.function_calls()},
         )
+        last = max((e.timestamp for e in events), default=0.0)
+        if last >= _REALISTIC:
+            draft.today = time.strftime("%Y-%m-%d", time.gmtime(last))
         for ln in lines:
             if ln.kind == "transfer":
                 draft.handed_over(order.get(ln.event_id, -1))
@@ -140,6 +150,15 @@ class Draft:
     def shown(self) -> str:
         """What the facts and decisions found so far say, one a line."""
         return "\n".join(i.text for i in (*self.facts, *self.decisions))
+
+    def ended(self, text: str) -> bool:
+        """Whether every date ``text`` holds (it holds one, with its year) is before the day of
+        the session's last event: a deadline already past is not awaited (only with a
+        realistic clock, :attr:`today`)."""
+        if not self.today:
+            return False
+        days = [d.key.removeprefix("date:") for d in date_entities(text)]
+        return bool(days) and all(not d.startswith("-") and d < self.today for d in days)
 
     def handed_over(self, at: int) -> None:
         """Note a handover at event position ``at``: it keeps a promise to hand over."""

@@ -24,9 +24,10 @@ within 10 days"), a conditional mood and an offer ("If I cancel now, ...") are n
 A clause that names no identifier is given those its message names nearest before it (else
 after it in its sentence, else what the agents' last write acted on): the id it concerns.
 
-An awaited outcome is a third party's deadline ("The merchant has until 9 July to respond") or
-a result's status that says it waits (``pending_manager``, ``under_review``, ``queued``): an
-open question, dropped when a commitment says all it does (:func:`covers`). A write's result
+An awaited outcome is a third party's deadline ("The merchant has until 9 July to respond"),
+what is still owed ("The €86,90 is still open", :func:`owed`) or a result's status that says
+it waits (``pending_manager``, ``under_review``, ``queued``): an open question, dropped when a
+commitment says all it does (:func:`covers`). A write's result
 field or a read's that a later commitment tells the customer again (:func:`told_again`) is
 said once, in the commitment."""
 
@@ -55,6 +56,7 @@ __all__ = [
     "first_person_now",
     "ids_in",
     "marks",
+    "owed",
     "pending_status",
     "same_day",
     "told_again",
@@ -163,12 +165,13 @@ _THIRD_DEADLINE: Final = re.compile(
 )
 """Someone else's deadline ("The merchant has until 9 July to respond"): what is awaited."""
 _WAITING: Final = re.compile(
-    r"^(?:pending|awaiting|waiting|queued|requested|submitted|processing|in[ _-]?progress"
-    r"|on[ _-]?hold|in[ _-]?review|under[ _-]?review|needs?[ _-])|(?:^|[ _-])(?:review|pending"
-    r"|approval|decision)$",
+    r"^(?:pending|awaiting|waiting|waitlist|queued|requested|submitted|processing"
+    r"|in[ _-]?progress|on[ _-]?hold|in[ _-]?review|under[ _-]?review|needs?[ _-])"
+    r"|(?:^|[ _-])(?:review|pending|approval|decision)$",
     re.IGNORECASE,
 )
-"""A status that says an outcome is still to come (``pending_manager``, ``under_review``)."""
+"""A status that says an outcome is still to come (``pending_manager``, ``under_review``,
+``waitlisted``)."""
 _AMOUNT: Final = re.compile(r"[$£€¥₹]\s?(\d+(?:[.,' ]\d+)*)")
 """An amount after its currency sign (``£1,249.50``)."""
 
@@ -317,6 +320,21 @@ def awaits(text: str) -> bool:
     )
 
 
+_OWED: Final = re.compile(
+    r"^(?!(?:i|we)\b)(?:\S+\s){0,8}?(?:is|are|remains?) (?:still (?:open|unpaid|outstanding"
+    r"|owed|due|to be \w+)|unpaid|outstanding|due (?:in|by|on|within|before)\b)",
+    re.IGNORECASE,
+)
+"""Something still owed or to be done ("The €86,90 is still open", "Invoice INV-LIC-26-0719
+is due in 30 days"): awaited from someone, not promised."""
+
+
+def owed(text: str) -> bool:
+    """Whether an agent's clause says something is still owed or to be done (not what was done:
+    "you are owed $400.00, which I've paid")."""
+    return "?" not in text and _OWED.search(text) is not None and not _PAST.search(text.lower())
+
+
 def pending_status(value: str) -> bool:
     """Whether a result's status says its outcome is still to come (``pending_manager``,
     ``awaiting_police_review``, ``under_review``, ``queued``, ``requested``)."""
@@ -452,8 +470,16 @@ def same_day(said: str, question: str) -> bool:
     return bool(asked) and within(asked, marks(said))
 
 
+_CONDITION: Final = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
+"""A condition in a commitment: whether what it waits on happens is still open."""
+
+
 def covers(commitment: str, question: str) -> bool:
     """Whether a commitment already says what an awaited question does: every identifier, date
-    and amount of the question (which has at least one) is in it."""
+    and amount of the question (which has at least one) is in it. A question of a status
+    alone (no date) stays beside a commitment on a condition ("If a seat opens, we'll email
+    you" for "UPG-5518: status waitlisted"): whether it happens is still open."""
     asked = marks(question)
-    return bool(asked) and within(asked, marks(commitment))
+    if not asked or not within(asked, marks(commitment)):
+        return False
+    return any(m.startswith("date:") for m in asked) or _CONDITION.search(commitment) is None
