@@ -46,7 +46,11 @@ On this commit, after this round's fixes, counted the same way: **28 of 1,391 en
 ``verified``: units 20 of 100, signs 8 of 92, dates 0 of 76, extended identifiers 0 of 80,
 another thing than asked 0 of 136, string booleans 0 of 312, failures 0 of 156, echoes 0 of
 124, states not yet real 0 of 256, split claims 0 of 27, round 8's open history in four domains
-0 of 32; through a compaction 0 of 13 and a handoff 0 of 13. The 48 controls stay ``verified``.
+0 of 32; through a compaction 0 of 13 and a handoff 0 of 13. The 50 controls stay ``verified``.
+Nineteen more shapes of families 8 to 10 and of the histories, with keys the round did not
+use (:data:`MORE`, :data:`MORE_SPLIT`: ``awaiting``, ``queued``, ``query``, ``submitted``, an
+account holder's log, a family's timeline, an FAQ, a promotion), end none ``verified``; seven
+did before the rules were widened to them.
 """
 
 from __future__ import annotations
@@ -605,6 +609,83 @@ def test_a_history_of_someone_else_is_not_this_things_state(
     assert_none_verified(tool, answer, wordings)
 
 
+# --- more shapes of families 8 to 10 and the histories, of keys the round did not use ------
+
+MORE: Final[list[Shape]] = [
+    (
+        "pending approval",
+        ORDER,
+        {"refund": {"status": "approved", "pending_approval": True}},
+        REFUND,
+    ),
+    ("requires approval", ORDER, {"requires_approval": True, "refund": "approved"}, REFUND),
+    ("needs review", ORDER, {"needs_review": True, "refund": "approved"}, REFUND),
+    ("approval pending", ORDER, {"approval_pending": True, "refund": "approved"}, REFUND),
+    ("awaiting", ORDER, {"awaiting": {"refund": "approved"}}, REFUND),
+    ("queued", ORDER, {"queued": {"refund": "approved"}}, REFUND),
+    ("upcoming", ACCOUNT, {"upcoming": {"unlocked": True}}, UNLOCK),
+    (
+        "pending confirmation, camel case",
+        ORDER,
+        {"refund": {"status": "approved", "isPendingConfirmation": True}},
+        REFUND,
+    ),
+    (
+        "a request's body",
+        ORDER,
+        {"request_body": {"refund": "approved"}, "status": "rejected"},
+        REFUND,
+    ),
+    ("the original request", ORDER, {"originalRequest": {"refund": "approved"}}, REFUND),
+    ("a query", ORDER, {"query": {"refund": "approved"}, "results": []}, REFUND),
+    ("submitted", ORDER, {"submitted": {"refund": "approved"}, "accepted": False}, REFUND),
+    (
+        "a history in camel case",
+        ORDER,
+        {"customer": {"refundHistory": {"last": "approved"}}},
+        REFUND,
+    ),
+    ("a holder's log", ACCOUNT, {"account_holder": {"unlock_log": [{"status": "done"}]}}, UNLOCK),
+    ("a family's timeline", CUSTOMER, {"family": {"vip_timeline": [{"vip": True}]}}, VIP),
+]
+MORE_SPLIT: Final[list[tuple[str, Answered, Answered, list[str]]]] = [
+    ("an FAQ", LOOKED_UP, ("get_faq", {"q": "refunds"}, {"refund": "approved"}), REFUND),
+    ("a promotion", LOOKED_UP, ("get_promo", {}, {"credited": 50.0}), CREDIT),
+    (
+        "a table of limits",
+        ACCOUNT_READ,
+        ("limits_table", {"tier": "gold"}, {"credit_limit": 5000, "raised": True}),
+        LIMIT[:1],
+    ),
+    (
+        "a segment's rules",
+        CUSTOMER_READ,
+        ("segment_rules", {"segment": "vip"}, {"vip": True, "eligible": True}),
+        VIP[:1],
+    ),
+]
+
+
+@shaped(MORE)
+def test_more_shapes_of_the_last_families_are_not_verified(
+    tool: Tool, answer: dict[str, Any], wordings: list[str]
+) -> None:
+    assert_none_verified(tool, answer, wordings)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "wordings"),
+    [(s[1], s[2], s[3]) for s in MORE_SPLIT],
+    ids=[s[0] for s in MORE_SPLIT],
+)
+def test_more_claims_split_over_a_result_of_nothing_are_not_verified(
+    first: Answered, second: Answered, wordings: list[str]
+) -> None:
+    events = two_calls(first, second)
+    citings = [("e03", "e05"), ("e02", "e03", "e04", "e05")]
+    assert verified_cases(events, wordings, citings, through_validate=("e03", "e05")) == []
+
+
 # --- what must stay verified ----------------------------------------------------------------
 
 CONTROLS: Final[list[tuple[str, Tool, dict[str, Any], str]]] = [
@@ -741,6 +822,18 @@ CONTROLS: Final[list[tuple[str, Tool, dict[str, Any], str]]] = [
         ORDER,
         {"customer": {"refund_history": {"last": "approved"}}},
         "A-1001: the customer's refund history shows the last refund approved.",
+    ),
+    (
+        "another's history naming the item's id",
+        ORDER,
+        {"customer": {"refund_history": [{"order_id": "A-1001", "status": "approved"}]}},
+        REFUND[0],
+    ),
+    (
+        "a state beside another's timeline",
+        CUSTOMER,
+        {"family": {"vip_timeline": [{"vip": True}]}, "vip": True},
+        VIP[0],
     ),
     # An identifier written whole as the result writes it; one as a path's segment; one the
     # result spells with a "#" or in another case.

@@ -57,7 +57,7 @@ def of_another_history(
     if not HISTORIES.isdisjoint(named):
         return False
     found: list[bool] = []
-    _find(source, None, frozenset(alternatives), frozenset(named), frozenset(ids), found, 0)
+    _find(source, None, frozenset(alternatives), frozenset(named), frozenset(ids), found, 0, False)
     return bool(found) and all(found)
 
 
@@ -69,25 +69,44 @@ def _find(
     ids: frozenset[str],
     found: list[bool],
     depth: int,
+    inside: bool,
 ) -> None:
     """Append to ``found``, for each key of ``node`` holding one of ``words``, whether it is
-    a history's key whose owner (``owner``: the runs of the key over ``node``; ``None`` for
-    the top object, or an owner the item names) is another than the item's thing."""
+    a history's key, or a key inside one (``inside``), whose owner (``owner``: the runs of
+    the key over the history; ``None`` for the top object, or an owner the item names) is
+    another than the item's thing."""
     if depth > _MAX_DEPTH:
         return
     if isinstance(node, dict):
         for key, value in node.items():
             runs = _runs(str(key))
+            history = inside or not runs.isdisjoint(HISTORIES)
+            held = owner
+            if history and not inside and held is not None and _holds(value, ids, depth):
+                held = None  # an entry names the item's identifier: the item's history
             if not runs.isdisjoint(words):
-                found.append(owner is not None and not runs.isdisjoint(HISTORIES))
+                found.append(held is not None and history)
             if isinstance(value, dict | list | tuple):
-                inner = _owner_of(runs, owner, named)
+                inner = held if history else _owner_of(str(key), runs, owner, named)
                 if inner is not None and isinstance(value, dict) and _names(value, ids):
                     inner = None  # "order": {"order_id": "A-1001", ...}: the item's thing
-                _find(value, inner, words, named, ids, found, depth + 1)
+                _find(value, inner, words, named, ids, found, depth + 1, history)
     elif isinstance(node, list | tuple):
         for value in node:
-            _find(value, owner, words, named, ids, found, depth + 1)
+            _find(value, owner, words, named, ids, found, depth + 1, inside)
+
+
+def _holds(node: Any, ids: frozenset[str], depth: int) -> bool:
+    """Whether a value holds one of the item's identifiers as a string anywhere inside."""
+    if isinstance(node, str):
+        return node.strip().lstrip("#").casefold() in ids
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(node, dict):
+        return any(_holds(v, ids, depth + 1) for v in node.values())
+    if isinstance(node, list | tuple):
+        return any(_holds(v, ids, depth + 1) for v in node)
+    return False
 
 
 def _names(node: dict[Any, Any], ids: frozenset[str]) -> bool:
@@ -98,13 +117,15 @@ def _names(node: dict[Any, Any], ids: frozenset[str]) -> bool:
 
 
 def _owner_of(
-    runs: frozenset[str], owner: frozenset[str] | None, named: frozenset[str]
+    key: str, runs: frozenset[str], owner: frozenset[str] | None, named: frozenset[str]
 ) -> frozenset[str] | None:
-    """The owner of what a key (``runs``) holds: the key itself, unless the item or the tool
-    names it (then the item's thing, ``None``) or it names no owner (a wrapper, a history:
-    the owner above it)."""
-    if not runs.isdisjoint(named):
-        return None
+    """The owner of what a key (``runs``: its letter runs) holds: a history's or a wrapper's
+    is the owner above it; any other key's is the thing its head noun (its last word:
+    ``holder`` of ``account_holder``) names, the item's own (``None``) when the item or the
+    tool names that noun."""
     if runs <= _NO_OWNER or not runs.isdisjoint(HISTORIES):
         return owner
+    head = _RUN.findall(_CAMEL.sub(" ", key).lower())[-1:]
+    if not head or head[0] in named:
+        return None
     return runs

@@ -90,12 +90,14 @@ CONTEXTS: Final = frozenset(
     | {"available"}
     | {"vorschau", "entwurf", "brouillon", "borrador", "bozza", "rascunho", "apercu"}
     | {"staged", "unsaved", "uncommitted", "pending", "tentative", "unconfirmed", "scheduled"}
+    | {"queued", "awaiting", "upcoming", "planned"}
 )
 """Words of a key saying that what it holds is an instance of the thing that is not the
 thing now: a preview, a simulation, a sample or an example, a quote or a proposal, a
 forecast or an estimate, a draft, a what-if (``what_if``, ``would_result_in``), what is on
 offer (``available_actions``), a change not yet made (``staged_changes``,
-``pending_changes``, ``unsaved``, ``"tentative": true``, ``scheduled_action``)."""
+``pending_changes``, ``unsaved``, ``"tentative": true``, ``scheduled_action``, what is
+``queued``, ``awaiting`` or ``upcoming``)."""
 REQUESTS: Final = frozenset(
     {"request", "requested", "requests", "input", "inputs", "params", "parameters"}
     | {"arguments", "args", "echo", "echoed", "asked"}
@@ -104,13 +106,14 @@ REQUESTS: Final = frozenset(
 (``"requested": {...}``, ``"input"``, ``"params"``, ``"original_request"``, ``"asked_for"``):
 the request, not what the tool made of it, which the result says beside it (``"status":
 "rejected"``). Read as a context's, never as a flag's (``"requested": true`` is a state), and
-only of a key that names nothing else (:data:`_REQUEST_GRAMMAR`: ``you_sent``, ``received``;
+only of a key that names nothing else (:data:`_REQUEST_GRAMMAR`: ``you_sent``, ``received``,
+``query``, ``submitted``;
 not ``refund_request``, the refund's request, nor ``link_sent_to`` or ``payment_received``,
 which say what the tool did). Not "provisional" among the contexts either: a provisional
 credit is posted."""
 _REQUEST_GRAMMAR: Final = frozenset(
     {"original", "you", "your", "the", "was", "were", "for", "as", "raw", "given", "call"}
-    | {"tool", "what", "we", "us", "body", "data", "payload", "sent", "received"}
+    | {"tool", "what", "we", "us", "body", "data", "payload"}
 )
 """Words a key naming the request may hold beside :data:`REQUESTS` (``original_request``,
 ``you_sent``, ``asked_for``, ``request_body``), or alone (``"received": {...}``): any other word
@@ -147,7 +150,7 @@ what its key may hold (``{"fields": {"refund_approved": "boolean"}}``)."""
 _HOLDERS: Final = frozenset(
     {"expected", "predicted", "prediction", "recommended", "recommendation", "intended"}
     | {"schema", "schemas", "would", "if", "whatif", "quote", "quotes", "available"}
-    | {"scheduled"}
+    | {"scheduled", "upcoming", "planned"}
     | REQUESTS
 )
 """Context words that say so of what their key holds, but as a flag say another thing of
@@ -170,7 +173,7 @@ _FLAG_GRAMMAR: Final = frozenset(
 )
 """Words a flag's key may hold beside its context or setting (``is_test``, ``dry_run``,
 ``validate_only``, ``test_mode``): any other word names a state (``test_passed``)."""
-_ASKING: Final = REQUESTS | {"sent", "received"}
+_ASKING: Final = REQUESTS | {"sent", "received", "query", "submitted"}
 """The words of a key naming the request, alone or beside :data:`_REQUEST_GRAMMAR` only."""
 WORDS: Final = CONTEXTS | MODAL | SETTINGS | MODE_KEYS | _LIVE | _ASKING | WAITING
 """Every word by which a key may say its value is not a fact: a key holding none is read as
@@ -210,7 +213,7 @@ def marks(runs: frozenset[str], value: Any) -> tuple[frozenset[str], bool] | Non
     if modal:
         return modal, True
     context = runs & CONTEXTS
-    if not runs.isdisjoint(_ASKING) and not runs - REQUESTS - _REQUEST_GRAMMAR:
+    if not runs.isdisjoint(_ASKING) and not runs - _ASKING - _REQUEST_GRAMMAR:
         context = context | (runs & _ASKING)  # "requested": {...}, "you_sent": the request
     if context and (
         isinstance(value, dict | list | tuple) or (isinstance(value, str) and _worded(value))
