@@ -1,6 +1,7 @@
-"""What stays open in the extractive record (issue 13, the reader who cannot ask): what is still
-owed, a waiting status beside a commitment that waits on a condition, and no deadline the
-session already outlived."""
+"""What stays open or promised in the extractive record (issue 13, the reader who cannot ask):
+what is still owed, a waiting status beside a commitment that waits on a condition, no deadline
+the session already outlived, what the customer says at the end they will do, and a finished
+act a time after a comma says the outcome of."""
 
 from __future__ import annotations
 
@@ -87,3 +88,29 @@ def test_a_deadline_the_session_outlived_is_not_open() -> None:
     assert [q.text for q in record_of(exchange(*cases[1])).open_questions] == [
         "They have until 2026-05-26 to accept (TRK-5521)."
     ]
+
+
+def test_what_the_customer_will_do_after_the_last_reply_is_open() -> None:
+    events = exchange("Moved to Friday.", {"status": "rescheduled"})
+    events.append(ev("e5", "user", Part(text="Great, thanks. I'll call back to book the van.")))
+    (question,) = record_of(events).open_questions
+    assert question.text == "Customer said: I'll call back to book the van."
+    assert question.sources == ("e5",)
+    # Waiting is no act, and what the customer said before the agents' last reply was answered.
+    waits = exchange("Moved to Friday.", {"status": "rescheduled"})
+    waits.append(ev("e5", "user", Part(text="OK, I'll wait for the driver then.")))
+    assert record_of(waits).open_questions == ()
+
+
+def test_a_finished_act_a_time_after_a_comma_dates_is_a_commitment() -> None:
+    record = record_of(
+        exchange(
+            "I've also raised WO#88241 for the safety check, within 7 days.", {"id": "WO#88241"}
+        )
+    )
+    assert [c.text for c in record.commitments] == [
+        "I've also raised WO#88241 for the safety check, within 7 days."
+    ]
+    # Without a deadline after the comma it is the write's decision alone.
+    done = record_of(exchange("I've also raised WO#88241, as you asked.", {"id": "WO#88241"}))
+    assert done.commitments == ()

@@ -18,9 +18,11 @@ by grammar, not by a domain's words:
 
 A finished action (a past or perfect verb, "I've filed WVR-2026-0088", "Rebooked on XQ 9033")
 is the decision of its write, not a commitment, unless what it did lasts until a time ahead
-("I've put the balance on hold until 2026-07-06") or a clause of its own says what follows
-("Added 2 GB for $5.00, billed on your next statement"). A habit ("disputes usually close
-within 10 days"), a conditional mood and an offer ("If I cancel now, ...") are not promises.
+("I've put the balance on hold until 2026-07-06"), a clause of its own says what follows
+("Added 2 GB for $5.00, billed on your next statement") or a time after a comma says when
+("I've also raised WO#88241 for the gas safety check, within 7 days"). A habit ("disputes
+usually close within 10 days"), a conditional mood and an offer ("If I cancel now, ...") are
+not promises.
 A clause that names no identifier is given those its message names nearest before it (else
 after it in its sentence, else what the agents' last write acted on): the id it concerns.
 
@@ -127,6 +129,9 @@ _AHEAD: Final = re.compile(
 """A time ahead, in the lower-cased clause (:func:`has_deadline` finds the rest)."""
 _LASTS: Final = re.compile(rf"\b(?:until|till) (?:the )?(?:\d|{_MONTH}|{_WEEKDAY})")
 """A state that lasts until a time ahead ("on hold until 2026-07-06")."""
+_TRAILING_TIME: Final = re.compile(r", (?:within|by|before|in about|in) [^,]*$")
+"""A time after a comma that ends a clause ("raised WO#88241 for the gas check, within 7
+days"): when what was just done follows."""
 _PAST: Final = re.compile(
     r"\b(?:was|were|had|did|has|have|hasn['\u2019]t|haven['\u2019]t)\b|['\u2019]ve\b"
     r"|\b(?:ago|earlier|yesterday|last (?:week|month|year|night))\b"
@@ -268,13 +273,20 @@ def commits(clause: Clause, *, acted: bool, proposal: bool = False, joined: bool
         return False
     if _past(lower, clause.opening) and not future:
         # What it did lasts until a time ahead, or a clause of its own says what follows
-        # ("Added 2 GB for $5.00, billed on your next statement").
+        # ("Added 2 GB for $5.00, billed on your next statement"), or a time after a comma
+        # ends it: when what was just done follows ("I've raised WO#88241, within 7 days").
         reduced = _REDUCED.search(lower)
+        trailing = _TRAILING_TIME.search(lower)
         return _LASTS.search(lower) is not None or (
             acted
             and not proposal
-            and reduced is not None
-            and (has_deadline(reduced[1]) or _AHEAD.search(reduced[1]) is not None)
+            and (
+                (
+                    reduced is not None
+                    and (has_deadline(reduced[1]) or _AHEAD.search(reduced[1]) is not None)
+                )
+                or (trailing is not None and has_deadline(trailing[0]))
+            )
         )
     main = lower.split(", ", 1)[-1] if _SUBORDINATE.match(lower) else lower
     if (_HYPOTHETICAL.search(main) or _OFFER.match(lower)) and not first:
