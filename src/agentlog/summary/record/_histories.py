@@ -19,7 +19,7 @@ from collections.abc import Collection
 from functools import lru_cache
 from typing import Any, Final
 
-__all__ = ["HISTORIES", "of_another_history"]
+__all__ = ["HISTORIES", "nested_history_words", "of_another_history"]
 
 HISTORIES: Final = frozenset(
     {"history", "histories", "log", "logs", "timeline", "ledger", "trail", "audit"}
@@ -59,6 +59,32 @@ def of_another_history(
     found: list[bool] = []
     _find(source, None, frozenset(alternatives), frozenset(named), frozenset(ids), found, 0, False)
     return bool(found) and all(found)
+
+
+def nested_history_words(source: Any) -> frozenset[str]:
+    """The letter runs of every key of ``source`` that is a history's key below its top, or a
+    key inside such a history: the only keys :func:`of_another_history` may find another's.
+    An item word none of them holds is said of no other thing's history (read once per
+    payload, before the walk per word)."""
+    found: set[str] = set()
+    _collect(source, 0, False, found)
+    return frozenset(found)
+
+
+def _collect(node: Any, depth: int, inside: bool, found: set[str]) -> None:
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(node, dict):
+        for key, value in node.items():
+            runs = _runs(str(key))
+            history = inside or (depth > 0 and not runs.isdisjoint(HISTORIES))
+            if history:
+                found.update(runs)
+            if isinstance(value, dict | list | tuple):
+                _collect(value, depth + 1, history, found)
+    elif isinstance(node, list | tuple):
+        for value in node:
+            _collect(value, depth + 1, inside, found)
 
 
 def _find(

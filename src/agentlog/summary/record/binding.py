@@ -80,7 +80,11 @@ from typing import Final
 
 from agentlog.summary.record._currency import item_currencies, may_be
 from agentlog.summary.record._dated import DATE
-from agentlog.summary.record._histories import HISTORIES, of_another_history
+from agentlog.summary.record._histories import (
+    HISTORIES,
+    nested_history_words,
+    of_another_history,
+)
 from agentlog.summary.record._keys import PAST, TIME_BOUNDS, UNDOING
 from agentlog.summary.record._misstated import misstated, other_amount
 from agentlog.summary.record._others import foreign_owned, keys_of_others, of_another, owned_parts
@@ -212,9 +216,16 @@ def _in_others_history(
     history (:func:`._histories.of_another_history`): a customer's history of refunds is not
     the refund of the order the item names (round 8, round 11)."""
     holding = [p for p in payloads if not alternatives.isdisjoint(p.keys)]
-    return bool(holding) and all(
-        of_another_history(p.source, alternatives, spoken | p.tool, ids) for p in holding
-    )
+    if not holding or any(alternatives.isdisjoint(_nested(p)) for p in holding):
+        return False  # a key holding the word is in no history below a top: not another's
+    return all(of_another_history(p.source, alternatives, spoken | p.tool, ids) for p in holding)
+
+
+def _nested(payload: Payload) -> frozenset[str]:
+    """:func:`._histories.nested_history_words` of a payload, read once."""
+    if not payload.nested:
+        payload.nested.append(nested_history_words(payload.source))
+    return payload.nested[0]
 
 
 def _other_date(payloads: Sequence[Payload], spoken: frozenset[str], text: str) -> bool:

@@ -131,6 +131,9 @@ class Payload:
     (``credited_percent``): not sums of money it holds (:func:`.binding.binds`)."""
     under: dict[str, list[int]] = _default(default_factory=dict, compare=False, repr=False)
     """The places of the leaves under each key word (:func:`under`), made on first use."""
+    nested: list[frozenset[str]] = _default(default_factory=list, compare=False, repr=False)
+    """The letter runs of the keys of its nested histories
+    (:func:`._histories.nested_history_words`), made on first use."""
 
 
 def under(payload: Payload, alternatives: frozenset[str]) -> list[Leaf]:
