@@ -224,3 +224,39 @@ async def test_every_request_is_answered_as_fastapi_answers_it(
         assert _same_form(got[2]) == _same_form(expected[2]), request
     statuses = {status for status, _, _ in with_lean}
     assert {200, 201, 401, 403, 404, 409, 422} <= statuses  # the table covers them
+
+
+_RECEIVED = [
+    {},
+    {"session_id": "s-1"},
+    {"session_id": ""},
+    {"session_id": "x" * 600},
+    {"stream": "false"},
+    {"stream": "maybe"},
+    {"last-event-id": "01ABC"},
+    {"last_event_id": "01ABC"},
+]
+
+
+@pytest.mark.parametrize("received", _RECEIVED)
+def test_a_routes_parameters_are_read_as_fastapi_reads_them(received: dict[str, str]) -> None:
+    from fastapi.dependencies.utils import request_params_to_args
+    from starlette.datastructures import Headers, QueryParams
+
+    from agentlog.server.routes import approvals, artifacts, sessions, state, turns
+
+    checked = 0
+    for module in (sessions, turns, state, approvals, artifacts):
+        for route in module.router.routes:
+            assert isinstance(route, fastapi.routing.APIRoute)
+            dependant = route.dependant
+            for fields, given in (
+                (dependant.path_params, dict(received)),
+                (dependant.query_params, QueryParams(received)),
+                (dependant.header_params, Headers(received)),
+            ):
+                if fields:
+                    read = lean._params_reader(fields)
+                    assert read(given) == request_params_to_args(fields, given)
+                    checked += 1
+    assert checked > 10

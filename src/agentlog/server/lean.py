@@ -22,6 +22,7 @@ import inspect
 import json
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine
+from copy import deepcopy
 from typing import Any, Final
 
 from fastapi import HTTPException, Request, Response, params
@@ -47,7 +48,15 @@ LeanHandler = Callable[[Request], Coroutine[Any, Any, Response | None]]
 same request, whose body it has read, if any)."""
 
 try:  # FastAPI's own pieces, as the version this was written against has them
-    from fastapi.dependencies.utils import request_body_to_args, request_params_to_args
+    from fastapi._compat import get_missing_field_error
+    from fastapi._compat.shared import field_annotation_is_sequence
+    from fastapi.dependencies.utils import (
+        _get_param_aliases,
+        _get_param_model,
+        _is_json_field,
+        request_body_to_args,
+        request_params_to_args,
+    )
     from fastapi.routing import _effective_route_context_var, serialize_response
     from fastapi.telemetry import get_telemetry_data
 
@@ -56,6 +65,8 @@ except ImportError:  # pragma: no cover - another FastAPI: its handler answers e
     _USABLE = False
 
 _JSON: Final = "application/json"
+_ATOMIC: Final = frozenset({type(None), bool, int, float, str})
+"""Defaults whose ``deepcopy`` is themselves."""
 
 _Solve = Callable[[Request, dict[str, Any]], Awaitable[Any]]
 _NOT_SOLVED: Final = object()
@@ -88,6 +99,54 @@ _KNOWN: Final[dict[Callable[..., Any], _Solve]] = {
     get_server: _server,
 }
 """The dependencies solved here, each as FastAPI would, once per request."""
+
+
+_Params = Callable[[Any], tuple[dict[str, Any], list[Any]]]
+
+
+def _params_reader(fields: list[Any]) -> _Params:
+    """``request_params_to_args(fields, received)`` as a function of ``received``, with what
+    it works out of each field (its aliases, whether it is a model, a sequence or JSON) found
+    once: FastAPI finds it again for every field of every request, several times over what
+    validating the value costs. Fields that are not plain values are left to FastAPI."""
+    prepared: list[tuple[Any, list[tuple[str, str]], str]] = []
+    for field in fields:
+        info = field.field_info
+        if (
+            not isinstance(info, params.Param)
+            or _get_param_model(field) is not None
+            or _is_json_field(field)
+            or field_annotation_is_sequence(info.annotation)
+        ):
+            return lambda received: request_params_to_args(fields, received)
+        prepared.append((field, _get_param_aliases(field), info.in_.value))
+
+    def read(received: Any) -> tuple[dict[str, Any], list[Any]]:
+        # What request_params_to_args does for such fields: the first alias the request
+        # has (else the first), its value, a missing one as the default.
+        values: dict[str, Any] = {}
+        errors: list[Any] = []
+        for field, aliases, where in prepared:
+            alias = next((pair[1] for pair in aliases if pair[1] in received), aliases[0][1])
+            value = received.get(alias, None)
+            if value is None:
+                info = field.field_info
+                if info.is_required():
+                    errors.append(get_missing_field_error(loc=(where, alias)))
+                    continue
+                default = field.default
+                value = default if type(default) in _ATOMIC else deepcopy(default)
+                if not info.validate_default:
+                    values[field.name] = value
+                    continue
+            found, problems = field.validate(value, values, loc=(where, alias))
+            if problems:
+                errors.extend(problems)
+            else:
+                values[field.name] = found
+        return values, errors
+
+    return read
 
 
 def lean_handler(route: APIRoute) -> LeanHandler | None:
@@ -125,8 +184,16 @@ def lean_handler(route: APIRoute) -> LeanHandler | None:
     if body_field is not None and isinstance(body_field.field_info, params.Form):
         return None
     overrides = shape.dependency_overrides_provider
-    path_params, query_params = dependant.path_params, dependant.query_params
-    header_params, body_params = dependant.header_params, dependant.body_params
+    body_params = dependant.body_params
+    readers = [
+        (_params_reader(fields), given)
+        for fields, given in (
+            (dependant.path_params, "path_params"),
+            (dependant.query_params, "query_params"),
+            (dependant.header_params, "headers"),
+        )
+        if fields
+    ]
     request_name = dependant.request_param_name
     embed = shape._embed_body_fields
     status_code = shape.status_code
@@ -160,16 +227,11 @@ def lean_handler(route: APIRoute) -> LeanHandler | None:
             if value is _NOT_SOLVED:
                 return None
             values[name] = value
-        for fields, given in (
-            (path_params, request.path_params),
-            (query_params, request.query_params),
-            (header_params, request.headers),
-        ):
-            if fields:
-                found, errors = request_params_to_args(fields, given)
-                if errors:
-                    return None
-                values.update(found)
+        for read, given in readers:
+            found, errors = read(getattr(request, given))
+            if errors:
+                return None
+            values.update(found)
         if body_params:
             found, errors = await request_body_to_args(
                 body_fields=body_params, received_body=body, embed_body_fields=embed
