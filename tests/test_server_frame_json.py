@@ -18,6 +18,7 @@ TEXTS = [
     "line\nbreak\ttab\r\x00\x01\x1f\x7f",
     "é → 日本 \u2028\u2029 \U0001f600",
     "<script>&amp;</script>",
+    "".join(map(chr, range(0x80))) + "\x80\xa0\u00ff\ufeff\uffff",
 ]
 
 
