@@ -144,6 +144,10 @@ class BaseAgent(ABC):
         callback is not run again: it ran when the turn started. With OpenTelemetry the run
         is an ``invoke_agent`` span (:mod:`agentlog.tracing`).
         """
+        if self.before_agent_callback is None and self.after_agent_callback is None:
+            # Nothing to run around it: ``_run_async_impl``'s own stream, one generator fewer
+            # for each of the run's events (its drafts among them) to pass through.
+            return tracing.trace_agent(self, ctx, self._run_async_impl(ctx))
         return tracing.trace_agent(self, ctx, self._run_with_callbacks(ctx))
 
     async def _run_with_callbacks(self, ctx: InvocationContext) -> AsyncIterator[Event]:
