@@ -444,7 +444,12 @@ class Runner:
         try:
             async with closing(agent.run_async(ctx)) as stream:
                 async for event in stream:
-                    yield await self._emit(ctx, event)
+                    if event.partial and self.redactor is None:
+                        # A draft with nothing to redact: what ``_emit`` hands back (it keeps
+                        # and stores nothing of one), without a coroutine for each.
+                        yield event
+                    else:
+                        yield await self._emit(ctx, event)
                     # A turn whose model and store never wait (a local model, inline SQLite
                     # appends) would otherwise hold the event loop for the whole turn, and
                     # tasks streaming its drafts to clients would only run once it ended.
