@@ -31,7 +31,7 @@ from agentlog.summary.record.instructions import (
     InstructionPatterns,
     _first_literal,
 )
-from agentlog.summary.record.learned import _SLASHED, _slashed
+from agentlog.summary.record.learned import _SLASHED, _slashed, _with_digits
 from agentlog.transcript import _dumps, _one_line, render_payload, truncate_head
 
 PIECES = [
@@ -61,6 +61,13 @@ def test_slashed_runs_match_one_search_of_the_text() -> None:
     for _ in range(2_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
         assert _slashed(text) == _SLASHED.findall(text), repr(text)
+
+
+def test_lines_with_digits_match_a_search_per_line() -> None:
+    for text in texts(10):
+        scan = _scan.ascii_copy(text)
+        expected = "\n".join(line for line in scan.split("\n") if re.search(r"\d", line))
+        assert _with_digits(scan) == expected, repr(scan)
 
 
 def test_folding_matches_the_string_methods() -> None:
