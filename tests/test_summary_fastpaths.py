@@ -24,6 +24,7 @@ from agentlog.summary import (
 )
 from agentlog.summary.record import _scan
 from agentlog.summary.record._fold import casefold_utf8, lower
+from agentlog.summary.record._words import letter_runs
 from agentlog.summary.record.entities import _LOOSE_NUMBER, EntityPatterns, _numbers
 from agentlog.summary.record.expected import missing_entities, missing_from_transcript
 from agentlog.summary.record.instructions import (
@@ -68,6 +69,12 @@ def test_lines_with_digits_match_a_search_per_line() -> None:
         scan = _scan.ascii_copy(text)
         expected = "\n".join(line for line in scan.split("\n") if re.search(r"\d", line))
         assert _with_digits(scan) == expected, repr(scan)
+
+
+def test_letter_runs_match_the_regex() -> None:
+    for text in texts(11):
+        for source in (text, _scan.ascii_copy(text), text.lower()):
+            assert letter_runs(source) == re.findall(r"[^\W\d_]+", source), repr(source)
 
 
 def test_folding_matches_the_string_methods() -> None:

@@ -49,6 +49,7 @@ __all__ = [
     "STOP_WORDS",
     "content_words",
     "forms",
+    "letter_runs",
     "letters_of",
     "participle",
     "word_set",
@@ -238,6 +239,14 @@ def forms(word: str) -> frozenset[str]:
 _WORD_BYTES: Final = bytes(c if chr(c).isalpha() and c < 0x80 else 0x20 for c in range(256))
 _WIDE_WORD_BYTES: Final = bytes(c if c >= 0x80 else _WORD_BYTES[c] for c in range(256))
 _LETTERS: Final = re.compile(r"[^\W\d_]+")
+
+
+def letter_runs(text: str) -> list[str]:
+    """``text``'s runs of letters as written (``[^\\W\\d_]+``), in order: of an ASCII text,
+    by one translate in C (a regex of a class tests every character in turn)."""
+    if text.isascii():
+        return text.encode("ascii").translate(_WORD_BYTES).decode("ascii").split()
+    return _LETTERS.findall(text)
 
 
 def _runs(text: str, hedged: bool = True) -> list[str]:

@@ -82,6 +82,7 @@ from agentlog.summary.record._words import (
     STOP_WORDS,
     content_words,
     forms,
+    letter_runs,
     letters_of,
     participle,
     word_set,
@@ -538,7 +539,7 @@ class Evidence:
         # update in C per message, not a call per word).
         first: dict[str, int] = {}
         for count in range(len(said) - 1, -1, -1):
-            first.update(dict.fromkeys(_LETTER_RUNS.findall(said[count]), count))
+            first.update(dict.fromkeys(letter_runs(said[count]), count))
         self._before, self._said_lower, self._first_said = before, said, first
         return first
 
