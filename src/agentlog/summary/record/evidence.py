@@ -737,7 +737,8 @@ class Evidence:
         if self._changed is not None:
             return self._changed
         asked: dict[str, tuple[str, str]] = {}
-        answers: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
+        calls: dict[tuple[str, str], list[tuple[int, str, dict[str, Any]]]] = {}
+        place = 0  # each answer's, in the session's order
         for event in self.events.values():
             if event.content is None:
                 continue
@@ -747,10 +748,22 @@ class Evidence:
                 result = part.function_response
                 if result is None or result.id is None or result.id not in asked:
                     continue
-                if isinstance(result.response, dict) and not _reports_failure(result.response):
-                    answers.setdefault(asked[result.id], []).append((result.id, result.response))
+                if isinstance(result.response, dict):
+                    place += 1
+                    answer = (place, result.id, result.response)
+                    calls.setdefault(asked[result.id], []).append(answer)
+        # A call answered once has no later answer: only the others' answers are judged for
+        # failures, and their series read in the order of each one's first answer that counts.
+        answers: list[list[tuple[int, str, dict[str, Any]]]] = []
+        for group in calls.values():
+            if len(group) > 1:
+                kept = [answer for answer in group if not _reports_failure(answer[2])]
+                if len(kept) > 1:
+                    answers.append(kept)
+        answers.sort(key=lambda kept: kept[0][0])
         changed: dict[str, frozenset[str]] = {}
-        for series in answers.values():
+        for kept in answers:
+            series = [(call_id, response) for _, call_id, response in kept]
             for n, (call_id, response) in enumerate(series[:-1]):
                 keys = {
                     key
