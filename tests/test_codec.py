@@ -221,18 +221,24 @@ def _every_shape() -> list[Event]:
     return events
 
 
+def _shape_of(event: Event) -> tuple[bool, ...]:
+    """The shape ``encode_event`` caches its serializers by: which fields are empty."""
+    fields, actions = event.__dict__, event.actions.__dict__
+    return (
+        not fields["long_running_tool_ids"],
+        *(not actions[name] for name in codec._EMPTY_BY_DEFAULT),
+        actions["transfer_to_agent"] is None and actions["compaction"] is None,
+    )
+
+
 def test_payloads_are_what_pydantic_writes_with_the_exclusion() -> None:
     # encode_event's serializers build the exclusion in: the bytes are those of Event's own
     # serializer told what to leave out, for every shape of event.
     serializer = Event.__pydantic_serializer__
     for event in _every_shape():
-        fields, actions = event.__dict__, event.actions.__dict__
-        shape = (
-            not fields["long_running_tool_ids"],
-            *(not actions[name] for name in codec._EMPTY_BY_DEFAULT),
-            actions["transfer_to_agent"] is None and actions["compaction"] is None,
+        expected = serializer.to_json(
+            event, exclude_none=True, exclude=codec._skip_for(_shape_of(event))
         )
-        expected = serializer.to_json(event, exclude_none=True, exclude=codec._skip_for(shape))
         assert codec.encode_event(event) == expected.decode()
         decoded = codec.decode_event(codec.encode_event(event), 1, session_id="s")
         assert decoded == event
@@ -249,3 +255,21 @@ def test_a_value_of_no_json_type_fails_to_encode() -> None:
     )
     with pytest.raises(PydanticSerializationError):
         codec.encode_event(odd)
+
+
+def test_an_unfamiliar_core_schema_falls_back_to_events_own_serializer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The core schema's layout is pydantic's internal business: a release laying it out
+    # otherwise must cost speed, never an append.
+    def unknown(shape: tuple[bool, ...]) -> Any:
+        raise codec._UnknownSchema("a layout of another pydantic")
+
+    monkeypatch.setattr(codec, "_built_for", unknown)
+    monkeypatch.setattr(codec, "_serializers", {})
+    serializer = Event.__pydantic_serializer__
+    for event in _every_shape():
+        expected = serializer.to_json(
+            event, exclude_none=True, exclude=codec._skip_for(_shape_of(event))
+        )
+        assert codec.encode_event(event) == expected.decode()

@@ -7,6 +7,7 @@ a payload from a newer release, or one that does not parse, is a ``CorruptRecord
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import json.encoder
@@ -102,7 +103,23 @@ def _skip_for(shape: tuple[bool, ...]) -> dict[str, Any]:
     return skip
 
 
+class _UnknownSchema(Exception):
+    """Event's core schema is not laid out as :func:`_built_for` expects."""
+
+
 def _serializer_for(shape: tuple[bool, ...]) -> Callable[..., bytes]:
+    """``to_json`` writing an event of ``shape``: :func:`_built_for`'s, or, when pydantic lays
+    its core schema out otherwise (the layout is pydantic's internal business, and may change
+    in a release), ``Event``'s own serializer with the exclusion as an argument: the same
+    bytes, only slower."""
+    try:
+        return _built_for(shape)
+    except (_UnknownSchema, KeyError, TypeError) as error:
+        _logger.debug("encode_event: Event's own serializer for shape %s (%s)", shape, error)
+        return functools.partial(Event.__pydantic_serializer__.to_json, exclude=_skip_for(shape))
+
+
+def _built_for(shape: tuple[bool, ...]) -> Callable[..., bytes]:
     """``to_json`` of a serializer writing an event of ``shape`` as ``Event``'s own does with
     :func:`_skip_for`'s exclusion, the exclusion built in.
 
@@ -118,7 +135,7 @@ def _serializer_for(shape: tuple[bool, ...]) -> Callable[..., bytes]:
     if schema["type"] == "definitions":
         event = schema["schema"] = dict(schema["schema"])
     if event["type"] != "model" or event["cls"] is not Event:
-        raise RuntimeError("Event's core schema is not the model schema encode_event expects")
+        raise _UnknownSchema("Event's core schema is not the model schema encode_event expects")
     event["cls"] = type("StoredEvent", (), {})
     event_fields = _copied_fields(event)
     for name, excluded in _skip_for(shape).items():
@@ -129,7 +146,7 @@ def _serializer_for(shape: tuple[bool, ...]) -> Callable[..., bytes]:
         default = field["schema"] = dict(field["schema"])
         actions = default["schema"] = dict(default["schema"])
         if actions["type"] != "model" or actions["cls"] is not EventActions:
-            raise RuntimeError("EventActions' core schema is not the one encode_event expects")
+            raise _UnknownSchema("EventActions' core schema is not the one encode_event expects")
         actions["cls"] = type("StoredActions", (), {})
         action_fields = _copied_fields(actions)
         for name in excluded:
