@@ -49,9 +49,7 @@ def test_what_is_still_owed_is_an_open_question_not_a_promise() -> None:
     assert not owed("You are owed $400.00, which I've paid to card_2208413")
     assert not owed("We are due to call you on Friday")  # our own future: a promise
     assert not owed("Is the invoice still open?")
-    record = record_of(
-        exchange("Moved to Friday. The €86,90 duty is still open.", {"status": "rescheduled"})
-    )
+    record = record_of(exchange("Done. The €86,90 duty is still open.", {"status": "rescheduled"}))
     assert record.commitments == ()
     assert [q.text for q in record.open_questions] == ["The €86,90 duty is still open (TRK-5521)."]
 

@@ -13,16 +13,19 @@ by grammar, not by a domain's words:
   deposit when the checkout inspection is done"); without a time it explains ("This will
   reset the connection");
 - a present tense with a time ahead after a label ("Booked: visit VIS-88213 on Saturday 14
-  March"), or joined by "and" to a commitment ("ships by 27 March, and the email includes a
-  label").
+  March"), after a write ("The electrician now comes on Friday 19 June"), joined by "and" to
+  a commitment ("ships by 27 March, and the email includes a label"), or as the main clause of
+  a condition that says when by a deadline ("Once the invoice is in, compliance reviews it
+  within 2 business days");
+- our promise of an answer to come ("I'll ask finance and come back to you").
 
 A finished action (a past or perfect verb, "I've filed WVR-2026-0088", "Rebooked on XQ 9033")
 is the decision of its write, not a commitment, unless what it did lasts until a time ahead
 ("I've put the balance on hold until 2026-07-06"), a clause of its own says what follows
-("Added 2 GB for $5.00, billed on your next statement") or a time after a comma says when
-("I've also raised WO#88241 for the gas safety check, within 7 days"). A habit ("disputes
-usually close within 10 days"), a conditional mood and an offer ("If I cancel now, ...") are
-not promises.
+("Added 2 GB for $5.00, billed on your next statement"), it moved something to a day ("moved
+the due date to 2026-07-14") or a time after a comma says when ("I've also raised WO#88241
+for the gas safety check, within 7 days"). A habit ("disputes usually close within 10 days"),
+a conditional mood and an offer ("If I cancel now, ...") are not promises.
 A clause that names no identifier is given those its message names nearest before it (else
 after it in its sentence, else what the agents' last write acted on): the id it concerns.
 
@@ -129,9 +132,25 @@ _AHEAD: Final = re.compile(
 """A time ahead, in the lower-cased clause (:func:`has_deadline` finds the rest)."""
 _LASTS: Final = re.compile(rf"\b(?:until|till) (?:the )?(?:\d|{_MONTH}|{_WEEKDAY})")
 """A state that lasts until a time ahead ("on hold until 2026-07-06")."""
+_DATE_WORDS: Final = (
+    rf"(?:{_WEEKDAY}|{_MONTH} \d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|\d{{4}}-\d\d-\d\d"
+    r"|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
+)
+_MOVED_TO: Final = re.compile(rf"\bto (?:the )?(?:{_WEEKDAY} )?{_DATE_WORDS}")
+"""A change made to a day ("moved the due date to 2026-07-14", "delivery moved to Friday
+2026-05-22"; not to a month, "added to July"): what was done now happens then."""
 _TRAILING_TIME: Final = re.compile(r", (?:within|by|before|in about|in) [^,]*$")
 """A time after a comma that ends a clause ("raised WO#88241 for the gas check, within 7
 days"): when what was just done follows."""
+_SAYS_WORDS: Final = 4
+"""A clause of fewer words than this after a write says no outcome of its own."""
+_TRAILING_IF: Final = re.compile(r"\s(?:if|unless)\b.*$")
+"""A condition that ends a clause."""
+_REPLY: Final = re.compile(
+    r"\b(?:(?:get|come|call|write|report) back to (?:you|them)|let you know|follow up"
+    r"|update you|be in touch)\b"
+)
+"""Our promise of an answer to come ("I'll ask finance to trace it and come back to you")."""
 _PAST: Final = re.compile(
     r"\b(?:was|were|had|did|has|have|hasn['\u2019]t|haven['\u2019]t)\b|['\u2019]ve\b"
     r"|\b(?:ago|earlier|yesterday|last (?:week|month|year|night))\b"
@@ -271,24 +290,25 @@ def commits(clause: Clause, *, acted: bool, proposal: bool = False, joined: bool
     first = _FIRST_FUTURE.search(lower) is not None
     if _HABIT.search(lower) and not first:
         return False
+    settled = acted and not proposal  # a write was just made, and nothing is proposed
     if _past(lower, clause.opening) and not future:
         # What it did lasts until a time ahead, or a clause of its own says what follows
-        # ("Added 2 GB for $5.00, billed on your next statement"), or a time after a comma
-        # ends it: when what was just done follows ("I've raised WO#88241, within 7 days").
+        # ("Added 2 GB for $5.00, billed on your next statement"), or what was just done was
+        # moved to a date or ends on when it follows ("raised WO#88241, within 7 days").
         reduced = _REDUCED.search(lower)
         trailing = _TRAILING_TIME.search(lower)
         return _LASTS.search(lower) is not None or (
-            acted
-            and not proposal
+            settled
             and (
                 (
                     reduced is not None
                     and (has_deadline(reduced[1]) or _AHEAD.search(reduced[1]) is not None)
                 )
+                or _MOVED_TO.search(lower) is not None
                 or (trailing is not None and has_deadline(trailing[0]))
             )
         )
-    main = lower.split(", ", 1)[-1] if _SUBORDINATE.match(lower) else lower
+    main = lower.split(", ", 1)[1] if _SUBORDINATE.match(lower) and ", " in lower else lower
     if (_HYPOTHETICAL.search(main) or _OFFER.match(lower)) and not first:
         # An entitlement the promise patterns know ("you can return it until 25 March") is
         # one; a conditional mood or an offer is not.
@@ -296,7 +316,7 @@ def commits(clause: Clause, *, acted: bool, proposal: bool = False, joined: bool
     if first or is_promise(text):
         # Our own future goes by the promise patterns, which know an offer of help in the
         # conversation itself ("I'll guide you through a few checks") from a commitment.
-        return is_promise(text)
+        return is_promise(text) or (first and _REPLY.search(lower) is not None)
     # A time in brackets or a possessive ("(XY77 on 3 August)", "Tomorrow's visit") dates a
     # thing the clause names, not what it says happens.
     bare = _ASIDE.sub(" ", text)
@@ -306,9 +326,21 @@ def commits(clause: Clause, *, acted: bool, proposal: bool = False, joined: bool
         # 5 working days"); without a time it explains ("This will reset the connection").
         return ahead
     # A present tense that says when commits where a label says it was just set up ("Booked:
-    # visit VIS-88213 on Saturday 14 March") or "and" joins it to a commitment; alone it more
-    # often says what a thing is ("Both orders are within 14 days") than what will happen.
-    return (joined or clause.labelled) and ahead and not _STATE.search(lower)
+    # visit VIS-88213 on Saturday 14 March"), where a write was just made ("Moved. The
+    # electrician now comes on Friday 19 June"), where "and" joins it to a commitment, or
+    # where a condition heads it and its main clause says when ("Once the invoice is in,
+    # compliance reviews it within 2 business days"); alone it more often says what a thing
+    # is ("Both orders are within 14 days") than what will happen.
+    # What is (a state) is read in the main clause, without a condition trailing it ("the
+    # CHF 2'500.00 is released if it's in order").
+    if _STATE.search(_TRAILING_IF.sub("", main)) or not ahead:
+        return False
+    # A condition's main clause says when by a deadline ("within 3 working days"): "until
+    # your next billing cycle" after "When your data limit is reached" explains a rule.
+    conditional = main is not lower and has_deadline(main)
+    # A clause of a few words is a label or an aside ("For next time:"), not what happens.
+    said = settled and len(text.split()) >= _SAYS_WORDS
+    return joined or clause.labelled or said or conditional
 
 
 def first_person_now(text: str) -> bool:
@@ -482,16 +514,18 @@ def same_day(said: str, question: str) -> bool:
     return bool(asked) and within(asked, marks(said))
 
 
-_CONDITION: Final = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
-"""A condition in a commitment: whether what it waits on happens is still open."""
+_IF_ANYWHERE: Final = re.compile(r"\b(?:if|unless|while)\b", re.IGNORECASE)
+"""A condition in a commitment, or a wait it runs beside: whether what it waits on happens is
+still open ("once approved" says the wait, and so does not leave it open)."""
 
 
 def covers(commitment: str, question: str) -> bool:
     """Whether a commitment already says what an awaited question does: every identifier, date
     and amount of the question (which has at least one) is in it. A question of a status
-    alone (no date) stays beside a commitment on a condition ("If a seat opens, we'll email
-    you" for "UPG-5518: status waitlisted"): whether it happens is still open."""
+    alone (no date) stays beside a commitment that waits on a condition ("If a seat opens,
+    we'll email you" for "UPG-5518: status waitlisted"): whether it happens is still open."""
     asked = marks(question)
     if not asked or not within(asked, marks(commitment)):
         return False
-    return any(m.startswith("date:") for m in asked) or _CONDITION.search(commitment) is None
+    dated = any(m.startswith("date:") for m in asked)
+    return dated or _IF_ANYWHERE.search(commitment) is None
