@@ -1,7 +1,8 @@
 """The fuller commitments and open questions of the extractive record (issue 13, handoff
 quality): what a write makes happen later said in the present tense, a condition's main clause
-with a deadline, a change made to a day, a reply we promise, and a wait a commitment runs
-beside."""
+with a deadline, a change made to a day, a reply we promise, a wait a commitment runs beside,
+and what the conversation leaves unresolved (a question no one could answer, what the last
+message asks the customer to hand over)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,72 @@ def test_a_waiting_status_stays_open_beside_a_commitment_that_runs_while_it_wait
     waiting = {"status": "waitlisted", "request_id": "UPG-5518"}
     said = "We'll email you about UPG-5518 by 2031-05-02 while it is waitlisted."
     assert asked(record_of(exchange(said, waiting))) == ["UPG-5518: status waitlisted"]
+
+
+def _then(events: list[Event], *lines: tuple[str, str]) -> list[Event]:
+    more = [
+        ev(f"e{len(events) + k + 1}", author, Part(text=t)) for k, (author, t) in enumerate(lines)
+    ]
+    return events + more
+
+
+def test_a_customer_question_the_reply_could_not_answer_stays_open() -> None:
+    question = "Will the refund include the shipping fee?"
+    events = _then(
+        exchange("Moved to Friday.", _MOVED),
+        ("user", question),
+        ("agent", "I can't tell from here, the billing team decides that."),
+        ("user", "OK, thanks."),
+    )
+    (item,) = record_of(events).open_questions
+    assert item.text == f"Customer asked: {question}"
+    assert item.sources == ("e5", "e6")
+    # A reply that answers it closes it.
+    answered = _then(
+        exchange("Moved to Friday.", _MOVED),
+        ("user", question),
+        ("agent", "Yes, the fee is part of it."),
+        ("user", "OK, thanks."),
+    )
+    assert asked(record_of(answered)) == []
+
+
+def test_an_agents_question_neither_side_could_answer_stays_open() -> None:
+    events = _then(
+        exchange("Moved to Friday.", _MOVED),
+        ("agent", "The label names TRK-5521. Which address did you order from?"),
+        ("user", "I don't remember, sorry."),
+        ("agent", "No problem, I'll check with the store."),
+        ("user", "Thanks."),
+    )
+    assert asked(record_of(events)) == [
+        "Agent asked: The label names TRK-5521. Which address did you order from?"
+    ]
+    # An answer the customer knows closes it.
+    known = _then(
+        exchange("Moved to Friday.", _MOVED),
+        ("agent", "The label names TRK-5521. Which address did you order from?"),
+        ("user", "The one on Elm Street."),
+        ("agent", "Thanks, I'll check with the store."),
+        ("user", "Thanks."),
+    )
+    assert asked(record_of(known)) == []
+    # Doubt the reply offers the customer help with is not ours ("If you're not sure, ...").
+    helped = _then(
+        exchange("Moved to Friday.", _MOVED),
+        ("agent", "The label names TRK-5521. Which address did you order from?"),
+        ("user", "I don't remember, sorry."),
+        ("agent", "If you're not sure, I can read out the addresses on file."),
+        ("user", "Thanks."),
+    )
+    assert asked(record_of(helped)) == []
+
+
+def test_what_the_last_message_asks_the_customer_to_hand_over_stays_open() -> None:
+    said = "Moved to Friday. Please upload your delivery photo by 2031-05-02."
+    (item,) = record_of(exchange(said, _MOVED)).open_questions
+    assert item.text == "Customer to upload their delivery photo by 2031-05-02."
+    assert item.sources == ("e4",)
+    # Once the customer has spoken after it, the request is no longer the last word.
+    answered = _then(exchange(said, _MOVED), ("user", "Here it is."))
+    assert asked(record_of(answered)) == []

@@ -56,7 +56,7 @@ _JOB_LAYERS = (
     ("_things",),
     ("_writes",),
     ("_awaited",),
-    ("_commitments", "_kept", "_results"),
+    ("_commitments", "_kept", "_results", "_unresolved"),
     ("_conversation",),
 )
 

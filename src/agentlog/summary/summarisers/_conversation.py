@@ -1,7 +1,7 @@
 """What the conversation's lines say beyond the tools: the agents' commitments
-(:mod:`._commitments`) and the questions of their last message, the customer's questions and
-own acts to come ("I'll call back to book") after the agents' last reply, handoffs,
-compactions, code and artifacts, and a final error."""
+(:mod:`._commitments`) and the questions of their last message, the customer's questions after
+the agents' last reply, what it leaves unresolved (:mod:`._unresolved`),
+handoffs, compactions, code and artifacts, and a final error."""
 
 from __future__ import annotations
 
@@ -13,21 +13,13 @@ from agentlog.summary.record._sentences import names_something, sentences
 from agentlog.summary.record.provenance import USER_AUTHOR
 from agentlog.summary.summarisers._commitments import promises
 from agentlog.summary.summarisers._draft import TRANSFER_TOOL, Draft
+from agentlog.summary.summarisers._unresolved import unresolved
 from agentlog.transcript import TranscriptLine
 
 __all__ = ["conversation"]
 
 _COVERED: Final = re.compile(r"^of \d+ events? \([^)]*\): ")
 """How a compaction line opens: the events it covers, which its citation already names."""
-
-
-_OWN_ACT: Final = re.compile(
-    r"^(?:\w+[,!.]? ){0,3}?(?:i|we)(?:['\u2019]ll| will) (?:(?:also|then) )?(?:call|come"
-    r"|send|upload|bring|pay|book|return|email|forward|sign|submit|provide|visit|reply)\b",
-    re.IGNORECASE,
-)
-"""The customer's own act to come, one that hands something over or comes back ("Great, I'll
-call back to book"; not "I'll wait"): after the agents' last reply, still to happen."""
 
 
 def conversation(draft: Draft) -> None:
@@ -62,9 +54,6 @@ def conversation(draft: Draft) -> None:
             for sentence in sentences(line.body):
                 if sentence.endswith("?"):
                     draft.add(draft.open_questions, clip(sentence, draft.limit), [line.event_id])
-                elif _OWN_ACT.search(sentence):
-                    said = clip(f"Customer said: {sentence}", draft.limit)
-                    draft.add(draft.open_questions, said, [line.event_id])
         elif line.kind == "transfer":
             calls = [
                 draft.calls[r.id][0]
@@ -78,6 +67,7 @@ def conversation(draft: Draft) -> None:
             draft.add(draft.facts, f"Earlier conversation, compacted: {said}", [line.event_id])
         elif line.kind in ("code", "artifact"):
             draft.add(draft.facts, f"{line.author} {line.kind}: {line.body}", [line.event_id])
+    unresolved(draft, last_reply, last_user)
     if lines and lines[-1].kind == "error":
         last = lines[-1]
         draft.add(
