@@ -83,6 +83,17 @@ def hash_id_session() -> list[Event]:
     ]
 
 
+def test_a_sentence_does_not_split_after_a_title() -> None:
+    from agentlog.summary.record._sentences import sentences
+
+    said = "You are booked with Dr. Okafor on 12 June. Mrs. Lee from billing will call. Done."
+    assert sentences(said) == [
+        "You are booked with Dr. Okafor on 12 June.",
+        "Mrs. Lee from billing will call.",
+        "Done.",
+    ]
+
+
 def test_an_identifier_joined_by_a_hash_is_shaped_and_learned() -> None:
     assert identifier_shaped("TKT#5521")
     assert identifier_shaped("RMA#0093-B")

@@ -34,14 +34,17 @@ _OPENS: Final = (
 """Words that open a sentence (pronouns, articles, conjunctions): English, not a domain's."""
 _GOAL_TOKEN: Final = re.compile(r"[A-Za-z0-9#]+(?:[_/:#.-][A-Za-z0-9]+)*")
 _INITIAL: Final = r"(?<![\w.])[A-Z]\."
+_TITLES: Final = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof")
+"""Titles written with a stop that come before a name, so never end a sentence ("Dr. Okafor")."""
+_AFTER_TITLE: Final = "".join(rf"(?<!\b{title}\.)" for title in _TITLES)
 _SENTENCE: Final = re.compile(
-    r"\s*⏎\s*|(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))"
+    rf"\s*⏎\s*|{_AFTER_TITLE}(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))"
     rf"(?:(?<!{_INITIAL})\s+(?=[^a-z\s])|(?<={_INITIAL})\s+(?=[^A-Za-z\s]|{_OPENS}\b))"
 )
 """Where a message's sentences part: a line break, or a stop (and a closing quote or bracket
 after it: 'the reason "ordered by mistake." The payment ...') before a space and no lower-case
 letter; after an initial ("signed by K. Osei"), only before a word that opens a sentence
-("We chose plan B. The ...")."""
+("We chose plan B. The ..."); never after a title (:data:`_TITLES`)."""
 # What makes an agent's sentence a promise: a future ("I'll", "will call", "should reach"), an
 # entitlement ("you'll have access until"), or a present tense that schedules ("ships by 27
 # March", "closes on 30 April", "is on its way", "goes back to your card"). A conditional
