@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from agentlog.ids import _ALPHABET, _encode
 
 
@@ -24,6 +26,24 @@ def test_ulid_encoding_is_crockford_base32_of_26_digits() -> None:
         assert _encode(value) == _reference_encode(value), value
     assert _encode(0) == "0" * 26
     assert _encode((1 << 128) - 1) == "7" + "Z" * 25
+
+
+def test_an_event_id_is_its_millisecond_and_random_part_encoded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # new_event_id keeps the time's characters for the millisecond: an id is still the
+    # encoding of (time << 80) | random, including when a full millisecond spills into the next.
+    from agentlog import ids
+
+    made = ids.new_event_id()
+    assert made == _reference_encode((ids._last_ms << 80) | ids._last_random)
+    ahead = ids._last_ms + 60_000  # a millisecond the clock has not reached, used up
+    monkeypatch.setattr(ids, "_last_ms", ahead)
+    monkeypatch.setattr(ids, "_last_prefix", ids._time_chars(ahead))
+    monkeypatch.setattr(ids, "_last_random", ids._RANDOM_MAX)
+    spilled = ids.new_event_id()
+    assert spilled > made
+    assert spilled == _reference_encode((ahead + 1) << 80)
 
 
 def test_an_unchecked_model_equals_and_dumps_as_the_validated_one() -> None:
