@@ -19,6 +19,8 @@ from collections.abc import Collection
 from functools import lru_cache
 from typing import Any, Final
 
+from agentlog.summary.record._values import any_scalar, bare_id
+
 __all__ = ["HISTORIES", "nested_history_words", "of_another_history"]
 
 HISTORIES: Final = frozenset(
@@ -124,22 +126,14 @@ def _find(
 
 def _holds(node: Any, ids: frozenset[str], depth: int) -> bool:
     """Whether a value holds one of the item's identifiers as a string anywhere inside."""
-    if isinstance(node, str):
-        return node.strip().lstrip("#").casefold() in ids
-    if depth > _MAX_DEPTH:
-        return False
-    if isinstance(node, dict):
-        return any(_holds(v, ids, depth + 1) for v in node.values())
-    if isinstance(node, list | tuple):
-        return any(_holds(v, ids, depth + 1) for v in node)
-    return False
+    return any_scalar(
+        node, lambda value: isinstance(value, str) and bare_id(value) in ids, _MAX_DEPTH, depth
+    )
 
 
 def _names(node: dict[Any, Any], ids: frozenset[str]) -> bool:
     """Whether an object holds one of the item's identifiers as a value of its own."""
-    return any(
-        isinstance(v, str) and v.strip().lstrip("#").casefold() in ids for v in node.values()
-    )
+    return any(isinstance(v, str) and bare_id(v) in ids for v in node.values())
 
 
 def _owner_of(

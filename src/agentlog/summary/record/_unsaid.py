@@ -17,7 +17,7 @@ from typing import Any
 from agentlog.summary.record import _cancelled
 from agentlog.summary.record._keys import TIME_BOUNDS, key_words
 from agentlog.summary.record._others import foreign_owned, of_another
-from agentlog.summary.record._values import denies
+from agentlog.summary.record._values import any_scalar, bare_id, denies
 from agentlog.summary.record._walk import MAX_DEPTH
 from agentlog.summary.record._words import NEGATED, REVERSALS, forms
 from agentlog.summary.record.leaves import Leaf, Payload, under
@@ -171,18 +171,16 @@ def _writes_under(node: Any, alternatives: frozenset[str], text: str, depth: int
     return False
 
 
-def _written(node: Any, text: str, depth: int = 0) -> bool:
+def _written(node: Any, text: str) -> bool:
     """Whether a scalar of ``node`` (at any depth) is written in ``text`` (case folded)."""
-    if isinstance(node, str | int | float) and not isinstance(node, bool):
-        value = str(node).strip().lstrip("#").casefold()
-        return len(value) >= 3 and value in text
-    if depth > MAX_DEPTH:
-        return False
-    if isinstance(node, dict):
-        return any(_written(v, text, depth + 1) for v in node.values())
-    if isinstance(node, list | tuple):
-        return any(_written(v, text, depth + 1) for v in node)
-    return False
+
+    def in_text(value: Any) -> bool:
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            return False
+        said = bare_id(str(value))
+        return len(said) >= 3 and said in text
+
+    return any_scalar(node, in_text, MAX_DEPTH)
 
 
 def _unsaid_state(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
@@ -35,6 +36,8 @@ __all__ = [
     "String",
     "ZERO",
     "amount_of",
+    "any_scalar",
+    "bare_id",
     "denies",
     "ident_of",
     "json_in",
@@ -63,6 +66,26 @@ _PROSE_WORDS: Final = 7
 
 ID_SHAPE: Final = re.compile(r"(?=[^\s]*\d)[^\s]{3,64}")
 """A string value that reads as an identifier: one token of 3 to 64 characters with a digit."""
+
+
+def bare_id(value: str) -> str:
+    """An identifier as two spellings of it compare: spaces around it and a leading ``#``
+    dropped, case folded (``" #W1"`` is ``w1``)."""
+    return value.strip().lstrip("#").casefold()
+
+
+def any_scalar(node: Any, test: Callable[[Any], bool], max_depth: int, depth: int = 0) -> bool:
+    """Whether ``test`` holds of a scalar of ``node`` (itself, or one inside its objects and
+    lists), containers below ``max_depth`` unread."""
+    if isinstance(node, dict):
+        values: Iterable[Any] = node.values()
+    elif isinstance(node, list | tuple):
+        values = node
+    else:
+        return test(node)
+    if depth > max_depth:
+        return False
+    return any(any_scalar(value, test, max_depth, depth + 1) for value in values)
 
 
 def ident_of(value: str) -> str | None:

@@ -76,7 +76,7 @@ from agentlog.summary.record._keys import NAME_WORDS, key_words
 from agentlog.summary.record._payload import established
 from agentlog.summary.record._unit import TIER_OF_LABEL, Tier, Unit
 from agentlog.summary.record._unreal import not_real
-from agentlog.summary.record._values import ID_SHAPE
+from agentlog.summary.record._values import ID_SHAPE, bare_id
 from agentlog.summary.record._words import (
     NEGATED,
     STOP_WORDS,
@@ -611,7 +611,7 @@ class Evidence:
                 isinstance(asked, str)
                 and isinstance(answered, str)
                 and _id_like(asked)
-                and _bare(answered) != _bare(asked)
+                and bare_id(answered) != bare_id(asked)
             ):
                 return True
         return False
@@ -1015,12 +1015,6 @@ def _id_like(value: str) -> bool:
     holding a digit, an ``_`` or an ``@``."""
     token = value.strip()
     return " " not in token and any(c.isdigit() or c in "_@" for c in token)
-
-
-def _bare(value: str) -> str:
-    """An identifier as two spellings of it compare: case folded, spaces and a leading ``#``
-    dropped."""
-    return value.strip().lstrip("#").casefold()
 
 
 def _runs(words: list[str]) -> Iterable[tuple[str, ...]]:
