@@ -67,15 +67,21 @@ def test_an_append_notice_is_the_json_of_its_fields(ids: tuple[str, str, str, st
     assert pg_listen.event_notice("store-1", app, user, session, event, 7) == expected
 
 
-async def test_a_lone_writer_gets_its_result_or_its_error_and_later_writers_theirs() -> None:
-    batches: list[list[int]] = []
+def _recording_batcher(batches: list[list[int]]) -> Batcher[int]:
+    """A batcher whose store keeps each batch in ``batches``, takes 10 ms and answers a write
+    ten times itself, refusing a negative one."""
 
     async def commit(batch: list[int]) -> list[Any]:
         batches.append(batch)
         await asyncio.sleep(0.01)
         return [Failed(StoreError(f"refused {w}")) if w < 0 else w * 10 for w in batch]
 
-    batcher: Batcher[int] = Batcher(commit, closed_error=lambda: StoreError("closed"))
+    return Batcher(commit, closed_error=lambda: StoreError("closed"))
+
+
+async def test_a_lone_writer_gets_its_result_or_its_error_and_later_writers_theirs() -> None:
+    batches: list[list[int]] = []
+    batcher = _recording_batcher(batches)
     assert await batcher.submit(1) == 10
     with pytest.raises(StoreError, match="refused -1"):
         await batcher.submit(-1)
@@ -105,13 +111,7 @@ async def test_a_lone_write_that_raises_fails_its_caller_and_the_batcher_goes_on
 
 async def test_a_write_joins_the_next_batch_only_while_one_is_being_written() -> None:
     batches: list[list[int]] = []
-
-    async def commit(batch: list[int]) -> list[Any]:
-        batches.append(batch)
-        await asyncio.sleep(0.01)
-        return [Failed(StoreError(f"refused {w}")) if w < 0 else w * 10 for w in batch]
-
-    batcher: Batcher[int] = Batcher(commit, closed_error=lambda: StoreError("closed"))
+    batcher = _recording_batcher(batches)
     assert batcher.join(1) is None  # nothing being gathered or written: joining does nothing
     first = asyncio.ensure_future(batcher.submit(1))
     await asyncio.sleep(0)  # its writer gathers company for one turn of the loop
