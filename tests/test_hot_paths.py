@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from agentlog.ids import _ALPHABET, _encode
+from agentlog.ids import _ALPHABET, _RANDOM_BITS, _RANDOM_MAX, _random_chars, _time_chars
 
 
 def _reference_encode(value: int) -> str:
@@ -16,6 +16,11 @@ def _reference_encode(value: int) -> str:
         chars.append(_ALPHABET[value & 31])
         value >>= 5
     return "".join(reversed(chars))
+
+
+def _encode(value: int) -> str:
+    # An id as new_event_id writes it: its time's characters, then its random part's.
+    return _time_chars(value >> _RANDOM_BITS) + _random_chars(value & _RANDOM_MAX)
 
 
 def test_ulid_encoding_is_crockford_base32_of_26_digits() -> None:

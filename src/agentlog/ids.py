@@ -39,11 +39,6 @@ def _time_chars(ms: int) -> str:
     )  # fmt: skip
 
 
-def _encode(value: int) -> str:
-    """``value`` (under 2**130) as 26 characters of Crockford base32, most significant first."""
-    return _time_chars(value >> _RANDOM_BITS) + _random_chars(value & _RANDOM_MAX)
-
-
 def _random_chars(value: int) -> str:
     """The 16 characters of an 80-bit value, read as two 40-bit halves: shifts of a machine
     word, not of a 130-bit integer (each of which makes a new one)."""
