@@ -14,7 +14,7 @@ from agentlog.summary.record._scope import current
 from agentlog.summary.record._walk import read_payload
 from agentlog.summary.record._words import forms, letters_of
 from agentlog.summary.record.entities import Entity, _numbers, _utf8_tokens, recall_keys
-from agentlog.summary.record.learned import holds_token
+from agentlog.summary.record.learned import JOINERS, holds_token
 from agentlog.summary.record.leaves import Payload
 from agentlog.summary.record.schema import Provenance
 from agentlog.transcript import render_payload
@@ -37,7 +37,7 @@ _SEARCHES: Final = 8
 _SPREAD: Final = re.compile(r"\d [^\W_]|[^\W_] \d")
 """A digit and a letter or digit with one space between: a text that may write an identifier
 in groups (``de89 3704``)."""
-_JOINED: Final = re.compile(r"[\w#-]+(?=[./:#][^\W_])")
+_JOINED: Final = re.compile(rf"[\w#-]+(?=[{re.escape(JOINERS)}][^\W_])")
 """A token written joined to more of one (``a-1001/b``, and ``84`` of ``84.00``): the token set
 holds it, though the text may not (:meth:`Unit._in_tokens`)."""
 _Apart = tuple["Unit | None", list[list[str]]]

@@ -79,6 +79,7 @@ from agentlog.summary.record.entities import _utf8_tokens
 
 __all__ = [
     "ID_KEY_WORDS",
+    "JOINERS",
     "NOT_ID_KEY_WORDS",
     "LearnedIds",
     "dotted_code",
@@ -445,25 +446,25 @@ def token_starts(text: str, token: str) -> Iterator[int]:
         if (
             not (before.isalnum() or before in "_-")
             and not (after.isalnum() or after in "_-")
-            and not (after in _JOINERS and extended(text, start, end))
+            and not (after in JOINERS and extended(text, start, end))
         ):
             yield start
         start = text.find(token, start + 1)
 
 
-_JOINERS: Final = "./:#"
+JOINERS: Final = "./:#"
 """Marks that join an identifier to more of one with no space (``A-1001/B``, ``A-1001.5``,
 ``ACC-5521:01``, ``A-1001#2``)."""
 
 
 def extended(text: str, start: int, end: int) -> bool:
     """Whether the token ``text[start:end]`` goes on past its end: a joiner
-    (:data:`_JOINERS`) and a letter or a digit right after it. ``A-1001/B``, a sub-order,
+    (:data:`JOINERS`) and a letter or a digit right after it. ``A-1001/B``, a sub-order,
     ``A-1001.5`` and ``ana_lima_4410.old`` are other things whose names start with the
     token's, so they do not hold it; a joiner before a space or the text's end ends a
     sentence or a label (``A-1001.``, ``A-1001: approved``), and a token between two
     slashes is a path's segment (``/orders/A-1001/refunds``: A-1001's refunds)."""
-    if end + 1 >= len(text) or text[end] not in _JOINERS or not text[end + 1].isalnum():
+    if end + 1 >= len(text) or text[end] not in JOINERS or not text[end + 1].isalnum():
         return False
     return not (text[end] == "/" and start > 0 and text[start - 1] == "/")
 
